@@ -1,0 +1,105 @@
+"""The ``wiezen`` command line: a thin click layer over the pure core and the ledger.
+
+Sub-commands are imported lazily (only the one that runs), so that ``wiezen --version`` and
+``wiezen deal`` stay close to the cost of importing click.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..errors import WiezenError
+
+# name -> (module, attribute, one-line help shown by `wiezen --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "calc": ("calc", "calc", "Score one deal without recording it."),
+    "rules": ("rules_cmd", "rules", "List, show and add house rules."),
+    "session": ("session_cmds", "session", "Start or end the evening's session."),
+    "deal": ("session_cmds", "deal", "Record a deal in the open session."),
+    "pass": ("session_cmds", "pass_", "Record a rondje pas (all four passed)."),
+    "redeal": ("session_cmds", "redeal", "Record a redeal (carte blanche, misdeal)."),
+    "penalty": ("session_cmds", "penalty", "Record strafpunten, or a round owed."),
+    "undo": ("session_cmds", "undo", "Void the last entry that counts."),
+    "amend": ("session_cmds", "amend", "Correct entry N; later entries follow."),
+    "sheet": ("sheet", "sheet", "Show the scoresheet with running totals."),
+    "explain": ("sheet", "explain", "Explain how entry N was scored."),
+    "sessions": ("sheet", "sessions", "List the sessions, newest first."),
+    "replay": ("sheet", "replay", "Record a whole session file and print its sheet."),
+    "db": ("sheet", "db", "Where the ledger lives; backups."),
+}
+
+
+class WiezenGroup(click.Group):
+    """A group that loads its sub-commands on demand and turns domain errors into one Error: line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.commands:
+            return self.commands[name]
+        spec = COMMANDS.get(name)
+        if spec is None:
+            return None
+        module = importlib.import_module(f"{__name__}.{spec[0]}")
+        cmd: click.Command = getattr(module, spec[1])
+        return cmd
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WiezenError as e:
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=WiezenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="wiezen", message="%(prog)s %(version)s")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    envvar="WIEZEN_DB",
+    help="The ledger (SQLite file). Default: $WIEZEN_DB, else wiezen.db in your user data folder "
+    "(see `wiezen db path`).",
+)
+@click.pass_context
+def cli(ctx: click.Context, db_path: str | None) -> None:
+    """Keeps the score of Flemish whist (wiezen, kleurenwiezen) at a real table.
+
+    \b
+    Score one deal under the default house rules (whisthub):
+        wiezen calc samen 9 A+B 11
+    Record an evening:
+        wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek
+        wiezen deal samen 8 jan+piet 9
+        wiezen pass
+        wiezen sheet
+    """
+    ctx.obj = {"db": db_path}
+
+
+def main() -> None:
+    """Console entry point: never a traceback for the user (set WIEZEN_DEBUG=1 to see one)."""
+    try:
+        cli.main(prog_name="wiezen")
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        click.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    except Exception as e:  # a bug: say so in one line, never a traceback
+        if os.environ.get("WIEZEN_DEBUG"):
+            raise
+        click.echo(f"Error: unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)", err=True)
+        sys.exit(1)

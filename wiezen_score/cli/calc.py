@@ -1,0 +1,138 @@
+"""`wiezen calc`: score a deal without recording it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+import click
+
+from ..deal import parse_deal
+from ..errors import WiezenError
+from ..rules import DEFAULT_RULES, HouseRules
+from ..scoring import Score, fmt, plain, score, signed
+from .common import echo_json, rules_from_spec, table
+
+
+def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
+    """The open session's players and house-rules snapshot, when a ledger with an open session exists."""
+    from .. import ledger
+
+    path = ledger.existing_db_path(ctx.obj.get("db"))
+    if path is None:
+        return None, None
+    info = ledger.peek_open_session(path)
+    if info is None:
+        return None, None
+    return info
+
+
+def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
+    return {
+        "deal": line,
+        "rules": rules.name,
+        "points": {p: plain(v) for p, v in s.points.items()},
+        "multiplier": s.multiplier,
+        "explanation": list(s.explanation),
+    }
+
+
+@click.command()
+@click.argument("deal", nargs=-1)
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="House rules: a preset, added rules, or a .toml file. "
+              "Default: the open session's, else whisthub.")
+@click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the open session's, else A,B,C,D.")
+@click.option("--multiplier", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Multiply every amount (x2 after a rondje pas under doubling house rules).")
+@click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel (wikibooks-wiezen: 24 instead of 12).")
+@click.option("--each", "each", type=click.File("r", encoding="utf-8"), metavar="FILE|-",
+              help="Score one deal line per line of FILE (- for stdin); blank lines and # comments are skipped.")
+@click.option("--json", "as_json", is_flag=True, help="JSON output (with --each: one JSON object per line).")
+@click.pass_context
+def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, players: str | None, multiplier: int,
+         over_troel: bool, each: TextIO | None, as_json: bool) -> None:
+    """Score one deal under house rules, without recording anything.
+
+    DEAL is a deal line: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or for miseries
+    CONTRACT PLAYER TRICKS [PLAYER TRICKS ...].
+
+    \b
+    Examples:
+        wiezen calc samen 9 A+B 11
+        wiezen calc --rules rupelstreek --multiplier 2 troel A+B 13
+        wiezen calc --players jan,piet,mieke,lotte grote-miserie jan 0 piet 2
+        wiezen calc --rules wikibooks-wiezen --over-troel open-miserie A 0
+        wiezen calc --json --each deals.txt
+    """
+    if each is not None and deal:
+        raise click.UsageError("give a DEAL or --each FILE, not both")
+    if each is None and not deal:
+        raise click.UsageError("give a DEAL to score, e.g. `wiezen calc samen 9 A+B 11`, or --each FILE")
+    session_players, session_rules = (None, None)
+    if players is None or rules_spec is None:
+        session_players, session_rules = _defaults(ctx)
+    if rules_spec is not None:
+        from .. import ledger
+
+        rules, _ = rules_from_spec(rules_spec, ledger.rules_lookup(ctx.obj.get("db")))
+    elif session_rules is not None:
+        from ..rules import parse_rules
+
+        rules = parse_rules(session_rules, "the open session's house rules")
+    else:
+        rules, _ = rules_from_spec(DEFAULT_RULES)
+    if players is not None:
+        names = [p.strip() for p in players.split(",")]
+        if any(not n for n in names):
+            raise WiezenError(f"--players '{players}': a name is empty")
+        if len({n.casefold() for n in names}) != len(names):
+            raise WiezenError(f"--players '{players}': a player is named twice")
+        if len(names) != 4:
+            raise WiezenError(f"a deal is played by exactly four players; --players names {len(names)}")
+    elif session_players is not None and len(session_players) == 4:
+        names = list(session_players)
+    else:
+        names = ["A", "B", "C", "D"]
+    if each is None:
+        line = " ".join(deal)
+        d = parse_deal(line, rules, names, over_troel=over_troel)
+        s = score(d, rules, names, multiplier)
+        if as_json:
+            echo_json(_doc(line, rules, s))
+        else:
+            click.echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"],
+                             colalign=("left", "right")))
+            click.echo()
+            click.echo(f"{d.text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
+            for step in s.explanation:
+                click.echo(f"  {step}")
+        return
+    failed = _each(each, rules, names, multiplier, over_troel, as_json)
+    if failed:
+        ctx.exit(1)
+
+
+def _each(src: TextIO, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool, as_json: bool) -> int:
+    out = sys.stdout
+    failed = 0
+    dumps = json.dumps
+    for no, raw in enumerate(src, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            d = parse_deal(line, rules, names, over_troel=over_troel)
+            s = score(d, rules, names, multiplier)
+        except WiezenError as e:
+            failed += 1
+            if as_json:
+                out.write(dumps({"line": no, "error": str(e)}, ensure_ascii=False) + "\n")
+            else:
+                click.echo(f"Error: line {no}: {e}", err=True)
+            continue
+        if as_json:
+            out.write(dumps(_doc(line, rules, s), ensure_ascii=False) + "\n")
+        else:
+            out.write(f"{d.text}\t" + "\t".join(f"{p} {fmt(v)}" for p, v in s.points.items()) + "\n")
+    return failed

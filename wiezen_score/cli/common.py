@@ -1,0 +1,66 @@
+"""Helpers shared by the commands: resolving house rules, printing tables and JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, Sequence
+
+import click
+
+from ..errors import WiezenError
+from ..rules import PRESETS, HouseRules, parse_rules
+
+
+def read_text_file(path: str, what: str = "file") -> str:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise WiezenError(f"{what} '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise WiezenError(f"{what} '{path}' is a folder, not a file") from None
+    except OSError as e:
+        raise WiezenError(f"cannot read {what} '{path}': {e.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise WiezenError(f"{what} '{path}' is not UTF-8 text (bad byte at position {e.start})") from None
+
+
+def looks_like_path(spec: str) -> bool:
+    return os.sep in spec or spec.endswith(".toml") or os.path.exists(spec)
+
+
+def rules_from_spec(spec: str, ledger_lookup: Any = None) -> tuple[HouseRules, str]:
+    """House rules by preset name, by TOML file path, or (with ``ledger_lookup``) by added name.
+
+    Returns the rules and their TOML text (the snapshot a session keeps).
+    """
+    from ..presets import preset_text
+
+    if spec in PRESETS:
+        text = preset_text(spec)
+        return parse_rules(text, f"preset '{spec}'"), text
+    if looks_like_path(spec):
+        text = read_text_file(spec, "house-rules file")
+        return parse_rules(text, spec), text
+    if ledger_lookup is not None:
+        found = ledger_lookup(spec)
+        if found is not None:
+            return parse_rules(found, f"house rules '{spec}'"), found
+    raise WiezenError(
+        f"no house rules '{spec}': built in are {', '.join(PRESETS)}"
+        + (", plus those added with `wiezen rules add`" if ledger_lookup else "")
+        + "; or give the path of a .toml file"
+    )
+
+
+def echo_json(doc: Any) -> None:
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
+    from tabulate import tabulate
+
+    return tabulate(list(rows), headers=list(headers), disable_numparse=True, **kw)

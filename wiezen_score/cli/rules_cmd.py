@@ -1,0 +1,102 @@
+"""`wiezen rules list|show|add`."""
+
+from __future__ import annotations
+
+import click
+
+from ..rules import PRESETS, parse_rules, summary
+from .common import echo_json, read_text_file, rules_from_spec, table
+
+
+@click.group()
+def rules() -> None:
+    """List, show and add house rules.
+
+    \b
+    Examples:
+        wiezen rules list
+        wiezen rules show rupelstreek > mijn-cafe.toml     (then edit a line)
+        wiezen rules add mijn-cafe.toml
+        wiezen session start --players jan,piet,mieke,lotte --rules mijn-cafe
+    """
+
+
+def _all_rules(ctx: click.Context) -> list[tuple[str, str, str]]:
+    """(name, origin, TOML text) of every preset and every house rules added to the ledger."""
+    from .. import ledger
+    from ..presets import preset_text
+
+    out = [(name, "built in", preset_text(name)) for name in PRESETS]
+    out += [(name, "added", text) for name, text in ledger.added_rules(ctx.obj.get("db"))]
+    return out
+
+
+@rules.command("list")
+@click.option("--json", "as_json", is_flag=True, help="JSON output: a list of {name, origin, description, summary}.")
+@click.pass_context
+def list_(ctx: click.Context, as_json: bool) -> None:
+    """List the built-in and added house rules, with a one-line summary each."""
+    rows = []
+    for name, origin, text in _all_rules(ctx):
+        r = parse_rules(text, name)
+        rows.append({"name": name, "origin": origin, "description": r.description, "summary": summary(r)})
+    if as_json:
+        echo_json(rows)
+    else:
+        click.echo(table([[r["name"], r["origin"], r["summary"]] for r in rows], ["name", "origin", "summary"]))
+
+
+@rules.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="The house rules as JSON instead of TOML.")
+@click.pass_context
+def show(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Print house rules NAME as a house-rules file (TOML), ready to copy and edit.
+
+    NAME is a preset, house rules added with `rules add`, or the path of a .toml file.
+
+    \b
+    Examples:
+        wiezen rules show whisthub
+        wiezen rules show rupelstreek --json
+    """
+    from .. import ledger
+
+    _, text = rules_from_spec(name, ledger.rules_lookup(ctx.obj.get("db")))
+    if as_json:
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        echo_json(tomllib.loads(text))
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
+@rules.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--reason", help="Why the house rules change (kept with the automatic precedent).")
+@click.pass_context
+def add(ctx: click.Context, file: str, reason: str | None) -> None:
+    """Add house rules from a TOML FILE to the ledger, under the name the file gives.
+
+    Adding a file whose name is already added replaces those house rules for new sessions; sessions
+    already recorded keep the house rules they were started under. The name of a built-in preset
+    cannot be taken.
+
+    \b
+    Example:
+        wiezen rules show rupelstreek > ons-cafe.toml
+        (edit: name = "ons-cafe", penalty = 10)
+        wiezen rules add ons-cafe.toml
+    """
+    from .. import ledger
+    from ..errors import WiezenError
+
+    text = read_text_file(file, "house-rules file")
+    r = parse_rules(text, file)
+    if r.name in PRESETS:
+        raise WiezenError(f"'{r.name}' is a built-in preset: give your house rules another name in {file}")
+    with ledger.open_ledger(ctx.obj.get("db")) as led:
+        result = led.add_rules(r.name, text, reason=reason)
+    click.echo(result)

@@ -1,0 +1,155 @@
+"""The deal-line grammar (shared/INTERFACE.md) and player-name resolution.
+
+    CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS        trick contracts
+    CONTRACT PLAYER TRICKS [PLAYER TRICKS ...]     miserie-type contracts
+
+Extensions, documented in the README: a two-word contract (``solo slim``, ``grote miserie``) is read as
+its hyphenated name, and a trailing word ``over-troel`` marks an open miserie bid over a troel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from .errors import WiezenError
+from .rules import HouseRules, MiserieContract, TrickContract, normalize_word
+
+OVER_TROEL = "over-troel"
+
+
+@dataclass(frozen=True)
+class TrickDeal:
+    contract: TrickContract
+    level: int
+    takers: tuple[str, ...]  # the bidder, and the partner for team contracts
+    tricks: int  # what the takers took together
+
+    @property
+    def text(self) -> str:
+        return f"{self.contract.name} {self.level} {'+'.join(self.takers)} {self.tricks}"
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.takers
+
+
+@dataclass(frozen=True)
+class MiserieDeal:
+    contract: MiserieContract
+    plays: tuple[tuple[str, int], ...]  # (player, tricks he took), in the order typed
+    over_troel: bool = False
+
+    @property
+    def text(self) -> str:
+        body = " ".join(f"{p} {t}" for p, t in self.plays)
+        return f"{self.contract.name} {body}" + (f" {OVER_TROEL}" if self.over_troel else "")
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(p for p, _ in self.plays)
+
+
+Deal = Union[TrickDeal, MiserieDeal]
+
+
+def resolve_player(word: str, players: Sequence[str]) -> str:
+    """A player by exact name or unambiguous prefix, case-insensitively."""
+    w = word.strip().casefold()
+    if not w:
+        raise WiezenError("empty player name")
+    exact = [p for p in players if p.casefold() == w]
+    if exact:
+        return exact[0]
+    cands = [p for p in players if p.casefold().startswith(w)]
+    if len(cands) == 1:
+        return cands[0]
+    if not cands:
+        raise WiezenError(f"no player '{word}' at this table (players: {', '.join(players)})")
+    raise WiezenError(f"'{word}' is ambiguous: it could be {', '.join(cands)}")
+
+
+def _tricks(word: str) -> int:
+    try:
+        n = int(word)
+    except ValueError:
+        raise WiezenError(f"'{word}' is not a number of tricks (0 to 13)") from None
+    if not 0 <= n <= 13:
+        raise WiezenError(f"{n} tricks: a deal has 13 tricks, so tricks are 0 to 13")
+    return n
+
+
+def parse_deal(
+    line: str,
+    rules: HouseRules,
+    players: Sequence[str],
+    active: Sequence[str] | None = None,
+    over_troel: bool = False,
+) -> Deal:
+    """Parse a deal line against house rules and the table.
+
+    ``players`` are the names that can be referred to (the session's players); ``active`` the four who
+    play this deal (default: all of ``players``). Raises WiezenError with a one-line message.
+    """
+    words = line.split()
+    if not words:
+        raise WiezenError("empty deal line: expected e.g. 'samen 9 jan+piet 10'")
+    if words[-1].lower() == OVER_TROEL:
+        over_troel = True
+        words = words[:-1]
+    contract = None
+    if len(words) >= 2:
+        contract = rules.find(f"{words[0]}-{words[1]}")
+        if contract is not None:
+            words = words[1:]
+    if contract is None:
+        contract = rules.contract(words[0])
+    args = words[1:]
+    act = tuple(active) if active is not None else tuple(players)
+
+    def player(word: str) -> str:
+        p = resolve_player(word, players)
+        if p not in act:
+            raise WiezenError(f"{p} sits out this deal")
+        return p
+
+    if isinstance(contract, MiserieContract):
+        if not args or len(args) % 2:
+            raise WiezenError(
+                f"{contract.name} needs PLAYER TRICKS for each player on it, e.g. '{contract.name} jan 0 piet 1'"
+            )
+        plays: list[tuple[str, int]] = []
+        for i in range(0, len(args), 2):
+            p = player(args[i])
+            if p in (q for q, _ in plays):
+                raise WiezenError(f"{p} is named twice in one deal")
+            plays.append((p, _tricks(args[i + 1])))
+        if sum(t for _, t in plays) > 13:
+            raise WiezenError(f"the players on {contract.name} took {sum(t for _, t in plays)} tricks: more than 13")
+        return MiserieDeal(contract, tuple(plays), over_troel)
+
+    # trick contract: [LEVEL] TAKER[+PARTNER] TRICKS
+    level = contract.levels[0]
+    if args and args[0].isdigit() and len(args) == 3:
+        lv = int(args[0])
+        if lv not in contract.levels:
+            raise WiezenError(
+                f"{contract.name} has no level {lv} in house rules '{rules.name}'; "
+                f"levels: {', '.join(map(str, contract.levels))}"
+            )
+        level = lv
+        args = args[1:]
+    if len(args) != 2:
+        example = f"{contract.name} {contract.levels[0]} jan{'+piet' if contract.team else ''} 9"
+        raise WiezenError(f"expected {contract.name} [LEVEL] TAKER{'+PARTNER' if contract.team else ''} TRICKS, e.g. '{example}'")
+    names = [n for n in args[0].split("+")]
+    if any(not n for n in names):
+        raise WiezenError(f"'{args[0]}' is not a taker: write TAKER or TAKER+PARTNER")
+    takers = tuple(player(n) for n in names)
+    if len(set(takers)) != len(takers):
+        raise WiezenError(f"{takers[0]} is named twice in one deal")
+    if contract.team and len(takers) != 2:
+        raise WiezenError(f"{contract.name} is played by two: write TAKER+PARTNER, e.g. jan+piet")
+    if not contract.team and len(takers) != 1:
+        raise WiezenError(f"{contract.name} is played alone: no partner ({'+'.join(takers)})")
+    return TrickDeal(contract, level, takers, _tricks(args[1]))

@@ -1,0 +1,371 @@
+"""House rules as immutable data, the validating TOML loader, and the canonical TOML writer.
+
+Pure: parsing takes text, never a path. The built-in presets live as TOML files in
+``wiezen_score/presets/`` and are read through :func:`preset_text` (package data, no user I/O).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+from .errors import WiezenError
+
+PRESETS: tuple[str, ...] = (
+    "whisthub",
+    "rupelstreek",
+    "wikibooks-wiezen",
+    "wikibooks-kleurenwiezen",
+    "iwwa",
+)
+DEFAULT_RULES = "whisthub"
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class TrickContract:
+    """A contract played for a number of tricks (samen, alleen, abondance, troel, solo ...)."""
+
+    name: str
+    team: bool
+    levels: tuple[int, ...]
+    made: tuple[int, ...]
+    lost: tuple[int, ...]
+    aliases: tuple[str, ...] = ()
+    overtrick: int = 0
+    overtrick_cap: int | None = None
+    promote: bool = False
+    undertrick: int = 0
+    all_tricks: int | None = None
+    all_tricks_times: int | None = None
+
+    @property
+    def is_miserie(self) -> bool:
+        return False
+
+    def amounts(self, level: int) -> tuple[int, int]:
+        i = self.levels.index(level)
+        return self.made[i], self.lost[i]
+
+
+@dataclass(frozen=True)
+class MiserieContract:
+    """A no-trump contract played alone for an exact number of tricks (miseries, piccolo)."""
+
+    name: str
+    tricks: int  # what the player must take: 0 for miserie, 1 for piccolo
+    points: int
+    aliases: tuple[str, ...] = ()
+    over_troel: int | None = None
+
+    @property
+    def is_miserie(self) -> bool:
+        return True
+
+
+Contract = Union[TrickContract, MiserieContract]
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    name: str
+    contracts: tuple[Contract, ...]
+    description: str = ""
+    penalty: int = 5
+    multi_miserie: str = "alone"  # "alone" | "split"
+    all_pass_dealer: str = "same"  # "same" | "next"
+    all_pass_double: str = "none"  # "none" | "once" | "stack"
+    _index: Mapping[str, Contract] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, Contract] = {}
+        for c in self.contracts:
+            for word in (c.name, *c.aliases):
+                index[word] = c
+        object.__setattr__(self, "_index", index)
+
+    def contract_names(self) -> list[str]:
+        return [c.name for c in self.contracts]
+
+    def find(self, word: str) -> Contract | None:
+        return self._index.get(normalize_word(word))
+
+    def contract(self, word: str) -> Contract:
+        c = self.find(word)
+        if c is None:
+            raise WiezenError(
+                f"house rules '{self.name}' have no contract '{word}'; "
+                f"they have: {', '.join(self.contract_names())}"
+            )
+        return c
+
+
+def normalize_word(word: str) -> str:
+    return word.strip().lower().replace("_", "-")
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+_TOP_KEYS = {"name", "description", "penalty", "multi_miserie", "all_pass", "contracts"}
+_ALL_PASS_KEYS = {"dealer", "double"}
+_TRICK_KEYS = {
+    "team", "aliases", "levels", "made", "lost", "overtrick", "overtrick_cap", "promote",
+    "undertrick", "all_tricks", "all_tricks_times",
+}
+_MISERIE_KEYS = {"aliases", "miserie", "points", "over_troel"}
+
+
+class _Lines:
+    """Finds the line of a key in the source text, so that errors can name it."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def of(self, section: str | None, key: str | None = None) -> int | None:
+        current: str | None = None
+        header_line: int | None = None
+        for no, raw in enumerate(self.lines, 1):
+            line = raw.split("#", 1)[0].strip()
+            m = re.match(r"^\[\s*([^\]]+?)\s*\]$", line)
+            if m:
+                current = m.group(1).replace('"', "").replace(" ", "")
+                if current == section:
+                    header_line = no
+                    if key is None:
+                        return no
+                continue
+            if current == section and key is not None:
+                k = line.split("=", 1)[0].strip().strip('"')
+                if "=" in line and k == key:
+                    return no
+        return header_line
+
+
+def _where(lines: _Lines, section: str | None, key: str | None = None) -> str:
+    no = lines.of(section, key)
+    return f"line {no}: " if no else ""
+
+
+def parse_rules(text: str, source: str = "house rules") -> HouseRules:
+    """Parse and validate a house-rules TOML text. Raises WiezenError naming the problem and line."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise WiezenError(f"{source} is not valid TOML: {e}") from None
+    return rules_from_dict(data, source, _Lines(text))
+
+
+def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines: _Lines | None = None) -> HouseRules:
+    lines = lines or _Lines("")
+
+    def fail(msg: str, section: str | None = None, key: str | None = None) -> WiezenError:
+        return WiezenError(f"{source}: {_where(lines, section, key)}{msg}")
+
+    for k in data:
+        if k not in _TOP_KEYS:
+            raise fail(f"unknown key '{k}' (known: {', '.join(sorted(_TOP_KEYS))})", None, k)
+    name = data.get("name")
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise fail("'name' must be a lowercase word (letters, digits, hyphens), e.g. name = \"my-club\"", None, "name")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise fail("'description' must be text", None, "description")
+    penalty = _amount(data.get("penalty", 5), "penalty", lambda m: fail(m, None, "penalty"))
+    mm = data.get("multi_miserie", "alone")
+    if mm not in ("alone", "split"):
+        raise fail("'multi_miserie' must be \"alone\" or \"split\"", None, "multi_miserie")
+    ap = data.get("all_pass", {})
+    if not isinstance(ap, dict):
+        raise fail("'all_pass' must be a table: [all_pass]", None, "all_pass")
+    for k in ap:
+        if k not in _ALL_PASS_KEYS:
+            raise fail(f"unknown key '{k}' in [all_pass] (known: dealer, double)", "all_pass", k)
+    dealer = ap.get("dealer", "same")
+    if dealer not in ("same", "next"):
+        raise fail("[all_pass] dealer must be \"same\" or \"next\"", "all_pass", "dealer")
+    double = ap.get("double", "none")
+    if double not in ("none", "once", "stack"):
+        raise fail("[all_pass] double must be \"none\", \"once\" or \"stack\"", "all_pass", "double")
+    cdata = data.get("contracts")
+    if not isinstance(cdata, dict) or not cdata:
+        raise fail("no contracts: add at least one [contracts.NAME] table")
+    contracts: list[Contract] = []
+    seen: dict[str, str] = {}
+    for cname, spec in cdata.items():
+        section = f"contracts.{cname}"
+
+        def cfail(msg: str, key: str | None = None, _s: str = section, _c: str = cname) -> WiezenError:
+            return fail(f"contract '{_c}': {msg}", _s, key)
+
+        if not _NAME_RE.match(cname):
+            raise cfail("a contract name is a lowercase word with hyphens, e.g. grote-miserie")
+        if not isinstance(spec, dict):
+            raise cfail("must be a table")
+        c = _contract(cname, spec, cfail)
+        for word in (c.name, *c.aliases):
+            if word in seen:
+                raise cfail(f"'{word}' is already used by contract '{seen[word]}'", "aliases")
+            seen[word] = c.name
+        contracts.append(c)
+    return HouseRules(
+        name=name,
+        description=description,
+        penalty=penalty,
+        multi_miserie=mm,
+        all_pass_dealer=dealer,
+        all_pass_double=double,
+        contracts=tuple(contracts),
+    )
+
+
+def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise fail(f"'{key}' must be a whole number")
+    if v < minimum:
+        raise fail(f"'{key}' must not be {'negative' if minimum == 0 else f'below {minimum}'} (got {v})")
+    return v
+
+
+def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
+    aliases = spec.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and _NAME_RE.match(a) for a in aliases):
+        raise cfail("'aliases' must be a list of lowercase words", "aliases")
+    has_levels = "levels" in spec
+    has_miserie = "miserie" in spec
+    if has_levels and has_miserie:
+        raise cfail("has both 'levels' and 'miserie': a contract is either played for tricks or a miserie")
+    if not has_levels and not has_miserie:
+        raise cfail("has neither 'levels' nor 'miserie'")
+    if has_miserie:
+        for k in spec:
+            if k not in _MISERIE_KEYS:
+                raise cfail(f"unknown key '{k}' for a miserie contract (known: {', '.join(sorted(_MISERIE_KEYS))})", k)
+        tricks = _amount(spec["miserie"], "miserie", lambda m: cfail(m, "miserie"))
+        if tricks > 13:
+            raise cfail("'miserie' is the number of tricks to take, 0 to 13", "miserie")
+        if "points" not in spec:
+            raise cfail("missing 'points'")
+        points = _amount(spec["points"], "points", lambda m: cfail(m, "points"))
+        ot = spec.get("over_troel")
+        if ot is not None:
+            ot = _amount(ot, "over_troel", lambda m: cfail(m, "over_troel"))
+        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot)
+    for k in spec:
+        if k not in _TRICK_KEYS:
+            raise cfail(f"unknown key '{k}' (known: {', '.join(sorted(_TRICK_KEYS))})", k)
+    team = spec.get("team", False)
+    if not isinstance(team, bool):
+        raise cfail("'team' must be true or false", "team")
+    lists: dict[str, tuple[int, ...]] = {}
+    for key in ("levels", "made", "lost"):
+        if key not in spec:
+            raise cfail(f"missing '{key}' (one amount per level)")
+        v = spec[key]
+        if not isinstance(v, list) or not v:
+            raise cfail(f"'{key}' must be a non-empty list of whole numbers", key)
+        lists[key] = tuple(_amount(x, key, lambda m, _k=key: cfail(m, _k)) for x in v)
+    levels = lists["levels"]
+    if len(lists["made"]) != len(levels) or len(lists["lost"]) != len(levels):
+        raise cfail(
+            f"'levels', 'made' and 'lost' must have the same length "
+            f"(got {len(levels)}, {len(lists['made'])}, {len(lists['lost'])})",
+            "made" if len(lists["made"]) != len(levels) else "lost",
+        )
+    if any(not 1 <= lv <= 13 for lv in levels) or list(levels) != sorted(set(levels)):
+        raise cfail("'levels' must be increasing numbers of tricks from 1 to 13", "levels")
+    opts: dict[str, Any] = {}
+    for key in ("overtrick", "undertrick"):
+        if key in spec:
+            opts[key] = _amount(spec[key], key, lambda m, _k=key: cfail(m, _k))
+    if "overtrick_cap" in spec:
+        cap = _amount(spec["overtrick_cap"], "overtrick_cap", lambda m: cfail(m, "overtrick_cap"))
+        if not levels[0] <= cap <= 13:
+            raise cfail(f"'overtrick_cap' must be between {levels[0]} and 13", "overtrick_cap")
+        opts["overtrick_cap"] = cap
+    if "promote" in spec:
+        if not isinstance(spec["promote"], bool):
+            raise cfail("'promote' must be true or false", "promote")
+        opts["promote"] = spec["promote"]
+        if spec["promote"] and spec.get("overtrick"):
+            raise cfail("'promote' replaces overtrick points: give one or the other", "promote")
+    if "all_tricks" in spec and "all_tricks_times" in spec:
+        raise cfail("give 'all_tricks' or 'all_tricks_times', not both", "all_tricks_times")
+    if "all_tricks" in spec:
+        opts["all_tricks"] = _amount(spec["all_tricks"], "all_tricks", lambda m: cfail(m, "all_tricks"))
+    if "all_tricks_times" in spec:
+        opts["all_tricks_times"] = _amount(
+            spec["all_tricks_times"], "all_tricks_times", lambda m: cfail(m, "all_tricks_times"), minimum=1
+        )
+    return TrickContract(
+        name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
+    )
+
+
+# ---------------------------------------------------------------------------
+# Writing
+
+
+def _toml_str(s: str) -> str:
+    out = s.replace("\\", "\\\\").replace('"', '\\"')
+    out = "".join(c if c >= " " or c == "\t" else f"\\u{ord(c):04x}" for c in out)
+    return f'"{out}"'
+
+
+def _toml_list(xs: tuple[Any, ...]) -> str:
+    return "[" + ", ".join(_toml_str(x) if isinstance(x, str) else str(x) for x in xs) + "]"
+
+
+def to_toml(rules: HouseRules) -> str:
+    """The canonical house-rules file for ``rules``; ``parse_rules(to_toml(r)) == r``."""
+    out = [
+        f"name = {_toml_str(rules.name)}",
+        f"description = {_toml_str(rules.description)}",
+        f"penalty = {rules.penalty}",
+        f"multi_miserie = {_toml_str(rules.multi_miserie)}",
+        "",
+        "[all_pass]",
+        f"dealer = {_toml_str(rules.all_pass_dealer)}",
+        f"double = {_toml_str(rules.all_pass_double)}",
+    ]
+    for c in rules.contracts:
+        out += ["", f"[contracts.{c.name}]"]
+        if isinstance(c, TrickContract):
+            if c.team:
+                out.append("team = true")
+            if c.aliases:
+                out.append(f"aliases = {_toml_list(c.aliases)}")
+            out += [f"levels = {_toml_list(c.levels)}", f"made = {_toml_list(c.made)}", f"lost = {_toml_list(c.lost)}"]
+            for key in ("overtrick", "overtrick_cap", "undertrick", "all_tricks", "all_tricks_times"):
+                v = getattr(c, key)
+                if v is not None and not (key in ("overtrick", "undertrick") and v == 0):
+                    out.append(f"{key} = {v}")
+            if c.promote:
+                out.append("promote = true")
+        else:
+            if c.aliases:
+                out.append(f"aliases = {_toml_list(c.aliases)}")
+            out += [f"miserie = {c.tricks}", f"points = {c.points}"]
+            if c.over_troel is not None:
+                out.append(f"over_troel = {c.over_troel}")
+    return "\n".join(out) + "\n"
+
+
+def summary(rules: HouseRules) -> str:
+    """One line saying what sets these house rules apart."""
+    ap = {
+        ("same", "none"): "rondje pas: same dealer, no doubling",
+        ("same", "once"): "rondje pas: same dealer, next deal x2",
+        ("next", "once"): "rondje pas: next dealer, next deal x2",
+        ("next", "none"): "rondje pas: next dealer, no doubling",
+        ("same", "stack"): "rondje pas: same dealer, each one doubles again",
+        ("next", "stack"): "rondje pas: next dealer, each one doubles again",
+    }[(rules.all_pass_dealer, rules.all_pass_double)]
+    return f"{rules.description}; {ap}; several miseries: {rules.multi_miserie}"

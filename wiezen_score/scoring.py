@@ -1,0 +1,204 @@
+"""Scoring a deal under house rules (shared/SCORING.md), with the steps that led to the figure.
+
+Points are exact: whole numbers, except the one case SCORING.md allows a half point (split miseries),
+where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence, Union
+
+from .deal import Deal, MiserieDeal, TrickDeal
+from .errors import WiezenError
+from .rules import HouseRules, MiserieContract, TrickContract
+
+if False:  # pragma: no cover - typing only, keeps fractions off the start-up path
+    from fractions import Fraction
+
+Points = Union[int, "Fraction"]
+
+
+@dataclass(frozen=True)
+class Score:
+    points: Mapping[str, Points]  # every active player of the deal, in seat order
+    multiplier: int
+    made: bool | None  # None for several miseries with mixed results
+    explanation: tuple[str, ...]
+
+
+def fmt(p: Points) -> str:
+    """A point amount as a player writes it: 7, -7.5, +3 is written 3."""
+    if getattr(p, "denominator", 1) == 1:
+        return str(int(p))
+    return str(float(p))
+
+
+def signed(p: Points) -> str:
+    s = fmt(p)
+    return s if s.startswith("-") or s == "0" else f"+{s}"
+
+
+def plain(p: Points) -> int | float:
+    """A JSON-friendly number: int when whole, float (exact for halves) otherwise."""
+    if getattr(p, "denominator", 1) == 1:
+        return int(p)
+    return float(p)
+
+
+def score(
+    deal: Deal,
+    rules: HouseRules,
+    active: Sequence[str],
+    multiplier: int = 1,
+    why_multiplier: str = "",
+) -> Score:
+    """Score ``deal`` for the four ``active`` players. ``multiplier`` >= 1 multiplies every amount."""
+    if len(active) != 4:
+        raise WiezenError(f"a deal is played by exactly four players, not {len(active)}")
+    if multiplier < 1:
+        raise WiezenError(f"the multiplier must be 1 or more, not {multiplier}")
+    if isinstance(deal, TrickDeal):
+        pts, made, steps = _trick(deal, active)
+    else:
+        pts, made, steps = _miserie(deal, rules, active)
+    if multiplier != 1:
+        pts = {p: v * multiplier for p, v in pts.items()}
+        steps.append(
+            f"x{multiplier}{' ' + why_multiplier if why_multiplier else ''}: "
+            + ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+        )
+    return Score(pts, multiplier, made, tuple(steps))
+
+
+def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool) -> dict[str, Points]:
+    sign = 1 if made else -1
+    out: dict[str, Points] = {}
+    for p in active:
+        if p in takers:
+            out[p] = sign * (3 * x if solo else x)
+        else:
+            out[p] = -sign * x
+    return out
+
+
+def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], bool, list[str]]:
+    c: TrickContract = deal.contract
+    lv, t = deal.level, deal.tricks
+    made_amt, lost_amt = c.amounts(lv)
+    who = "+".join(deal.takers)
+    label = f"{c.name} {lv}" if len(c.levels) > 1 or lv != 13 else c.name
+    made = t >= lv
+    steps: list[str] = []
+    if made:
+        steps.append(f"{label} by {who}: made with {t} tricks")
+        if t == 13 and c.all_tricks is not None:
+            x = c.all_tricks
+            steps.append(f"all 13 tricks: {x}")
+        else:
+            if c.promote and t > lv:
+                top = max(lv2 for lv2 in c.levels if lv2 <= t)
+                x = c.amounts(top)[0]
+                steps.append(
+                    f"{t} tricks score as {c.name} {top}: {x}" if top != lv else f"{c.name} {lv} made: {x}"
+                )
+            elif c.overtrick and t > lv:
+                counted = min(t, c.overtrick_cap) if c.overtrick_cap is not None else t
+                over = counted - lv
+                x = made_amt + c.overtrick * over
+                cap_note = f" (none beyond the {c.overtrick_cap}th trick)" if counted < t else ""
+                steps.append(
+                    f"{made_amt} + {over} overtrick{'s' if over != 1 else ''} x {c.overtrick} = {x}{cap_note}"
+                )
+            else:
+                x = made_amt
+                steps.append(f"{label} made: {x}" + (f" (no overtrick points)" if t > lv else ""))
+            if t == 13 and c.all_tricks_times:
+                x2 = x * c.all_tricks_times
+                steps.append(f"all 13 tricks (onder tafel): {x} x {c.all_tricks_times} = {x2}")
+                x = x2
+    else:
+        short = lv - t
+        x = lost_amt + c.undertrick * (short - 1)
+        steps.append(f"{label} by {who}: lost with {t} tricks, {short} short")
+        if c.undertrick and short > 1:
+            steps.append(f"{lost_amt} + {short - 1} further undertrick{'s' if short > 2 else ''} x {c.undertrick} = {x}")
+        else:
+            steps.append(f"{label} lost: {x}")
+    pts = _settle(deal.takers, active, x, made, solo=not c.team)
+    if c.team:
+        steps.append(
+            f"team contract: each taker {'+' if made else '-'}{x}, each defender {'-' if made else '+'}{x}"
+        )
+    else:
+        steps.append(
+            f"solo contract: {deal.takers[0]} {'+' if made else '-'}3 x {x} = {'+' if made else '-'}{3 * x}, "
+            f"each defender {'-' if made else '+'}{x}"
+        )
+    return pts, made, steps
+
+
+def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tuple[dict[str, Points], bool | None, list[str]]:
+    c: MiserieContract = deal.contract
+    x = c.points
+    steps: list[str] = []
+    if deal.over_troel and c.over_troel is not None:
+        x = c.over_troel
+        steps.append(f"{c.name} bid over a troel: {x} instead of {c.points}")
+    need = "no trick" if c.tricks == 0 else f"exactly {c.tricks} trick{'s' if c.tricks != 1 else ''}"
+    results = [(p, t == c.tricks) for p, t in deal.plays]
+    for p, ok in results:
+        t = dict(deal.plays)[p]
+        steps.append(f"{c.name} by {p} ({need}): {'made' if ok else 'lost'} with {t} trick{'s' if t != 1 else ''}, {x}")
+    pts: dict[str, Points] = {p: 0 for p in active}
+    if len(results) == 1 or rules.multi_miserie == "alone":
+        for p, ok in results:
+            for q, v in _settle([p], active, x, ok, solo=True).items():
+                pts[q] += v
+        if len(results) > 1:
+            steps.append("several miseries (alone): each settled against the other three, then added up")
+        else:
+            p, ok = results[0]
+            steps.append(f"solo: {p} {'+' if ok else '-'}3 x {x} = {'+' if ok else '-'}{3 * x}, each other player {'-' if ok else '+'}{x}")
+        made_all = {ok for _, ok in results}
+        return pts, (made_all.pop() if len(made_all) == 1 else None), steps
+    # split (several miserie players)
+    on = [p for p, _ in results]
+    winners = [p for p, ok in results if ok]
+    losers = [p for p, ok in results if not ok]
+    others = [p for p in active if p not in on]
+    if not winners or not losers:
+        sign = 1 if winners else -1
+        for p in on:
+            pts[p] = sign * 3 * x
+        if others:
+            share = _share(-sign * 3 * x * len(on), len(others))
+            for p in others:
+                pts[p] = share
+            steps.append(
+                f"several miseries (split), all {'made' if winners else 'lost'}: each {'+' if sign > 0 else '-'}{3 * x}; "
+                f"the others share {signed(-sign * 3 * x * len(on))}: {signed(share)} each"
+            )
+        else:
+            pts = {p: 0 for p in active}
+            steps.append("all four on miserie with the same result: nobody to settle with, 0 for everyone")
+        return pts, bool(winners), steps
+    gain = 3 * x * len(winners)
+    share = _share(-gain, len(losers))
+    for p in winners:
+        pts[p] = 3 * x
+    for p in losers:
+        pts[p] = share
+    steps.append(
+        f"several miseries (split), mixed: each who made it +{3 * x}; those who lost share -{gain}: "
+        f"{signed(share)} each; the others 0"
+    )
+    return pts, None, steps
+
+
+def _share(total: int, n: int) -> Points:
+    if total % n == 0:
+        return total // n
+    from fractions import Fraction
+
+    return Fraction(total, n)
