@@ -1,0 +1,220 @@
+"""Recording an evening: session start|end, deal, pass, redeal, penalty, undo, amend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import WiezenError
+from ..scoring import signed
+from ..session import EntryInput, Scored, TableState, sitting_out
+
+
+def _db(ctx: click.Context) -> Any:
+    return ctx.find_root().obj.get("db")
+
+
+def status_line(players: tuple[str, ...], state: TableState) -> str:
+    """Whose deal it is, who sits out, and a pending doubling."""
+    out = f"{players[state.dealer]} deals"
+    out_players = sitting_out(players, state.dealer)
+    if out_players:
+        out += f", {' and '.join(out_players)} sit{'s' if len(out_players) == 1 else ''} out"
+    if state.pending > 1:
+        out += f"; the next deal counts x{state.pending}"
+    return out
+
+
+def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
+    mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
+    pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
+    return f"#{no} {sc.text}{mult}: {pts}"
+
+
+def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
+    s = led.require_open()
+    click.echo(recorded_line(no, sc, s.players))
+    totals = led.totals(s.id)
+    click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    click.echo("next: " + status_line(s.players, sc.after))
+
+
+@click.group()
+def session() -> None:
+    """Start or end the evening's session.
+
+    \b
+    Examples:
+        wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek --name "Café De Kroon"
+        wiezen session start --players an,bert,carla,dirk,eva --dealer carla
+        wiezen session end
+    """
+
+
+@session.command()
+@click.option("--players", required=True, metavar="P1,P2,P3,P4[,P5[,P6]]",
+              help="4 to 6 players in seat order, clockwise.")
+@click.option("--rules", "rules_spec", default="whisthub", show_default=True, metavar="NAME|FILE",
+              help="House rules: a preset, house rules added with `rules add`, or a .toml file.")
+@click.option("--dealer", help="Who deals first (default: the first player).")
+@click.option("--name", default="", help="A name for the evening, e.g. the café.")
+@click.option("--date", "date_", metavar="YYYY-MM-DD", help="The evening's date (default: today).")
+@click.pass_context
+def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None) -> None:
+    """Open a session: the players in seat order and the house rules it is played under.
+
+    The session keeps a copy of the house rules as they are now: changing them later never changes
+    its scores. At five players the dealer sits out each deal; at six, the dealer and the player
+    opposite him.
+    """
+    from .. import ledger
+    from ..dates import parse_date
+    from ..deal import resolve_player
+    from .common import rules_from_spec
+
+    names = [p.strip() for p in players.split(",")]
+    ledger.check_player_names(names)
+    first = names.index(resolve_player(dealer, names)) if dealer else 0
+    if date_:
+        day = parse_date(date_).isoformat()
+    else:
+        import datetime
+
+        day = datetime.date.today().isoformat()
+    with ledger.open_ledger(_db(ctx)) as led:
+        rules, text = rules_from_spec(rules_spec, led.rules_text)
+        with led.write():
+            names = [led.known_player_name(n) for n in names]
+            sid = led.start_session(names, rules.name, text, first, name, day)
+    click.echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first")
+
+
+@session.command()
+@click.pass_context
+def end(ctx: click.Context) -> None:
+    """Close the open session (its sheet stays, see `wiezen sheet --session ID`)."""
+    from .. import ledger
+
+    with ledger.open_ledger(_db(ctx)) as led:
+        s = led.end_session()
+        totals = led.totals(s.id)
+    click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+
+
+def _record(ctx: click.Context, e: EntryInput) -> None:
+    from .. import ledger
+
+    with ledger.open_ledger(_db(ctx)) as led:
+        no, sc = led.record(e)
+        _report(ctx, no, sc, led)
+
+
+@click.command()
+@click.argument("deal", nargs=-1, required=True)
+@click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel.")
+@click.pass_context
+def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
+    """Record a deal in the open session.
+
+    DEAL: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or CONTRACT PLAYER TRICKS [PLAYER TRICKS ...] for
+    miseries. Players may be named by any unambiguous prefix.
+
+    \b
+    Examples:
+        wiezen deal samen 9 jan+piet 10
+        wiezen deal alleen 5 mieke 4
+        wiezen deal troel j+m 8
+        wiezen deal grote-miserie jan 0 piet 2
+    """
+    _record(ctx, EntryInput("deal", text=" ".join(deal), over_troel=over_troel))
+
+
+@click.command("pass")
+@click.pass_context
+def pass_(ctx: click.Context) -> None:
+    """Record a rondje pas: all four passed, no contract is played.
+
+    Depending on the house rules the same or the next player deals, and the next deal that is played
+    counts double (once, or again for every rondje pas).
+    """
+    _record(ctx, EntryInput("pass"))
+
+
+@click.command()
+@click.option("--reason", default="", help="e.g. carte blanche, misdeal.")
+@click.pass_context
+def redeal(ctx: click.Context, reason: str) -> None:
+    """Record a redeal (carte blanche, misdeal): the same dealer deals again, a pending doubling stays.
+
+    \b
+    Example:
+        wiezen redeal --reason "carte blanche"
+    """
+    _record(ctx, EntryInput("redeal", reason=reason))
+
+
+@click.command()
+@click.argument("player")
+@click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
+@click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
+@click.option("--deal", "deal_no", type=int, help="Link the penalty to recorded deal N (its players are paid).")
+@click.pass_context
+def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no: int | None) -> None:
+    """Record strafpunten: PLAYER pays the house rules' penalty to each other player of the deal in play.
+
+    A penalty is never doubled and leaves a pending doubling for the next deal.
+
+    \b
+    Examples:
+        wiezen penalty jan --reason "renonce in troef"
+        wiezen penalty piet --round --reason "te laat"
+    """
+    _record(ctx, EntryInput("penalty", offender=player, round=round_, reason=reason, deal_no=deal_no))
+
+
+@click.command()
+@click.option("--reason", default="", help="Why (kept in the history).")
+@click.pass_context
+def undo(ctx: click.Context, reason: str) -> None:
+    """Void the last entry that still counts. Nothing is deleted: it stays on the sheet, marked voided."""
+    from .. import ledger
+
+    with ledger.open_ledger(_db(ctx)) as led:
+        row = led.undo(reason)
+        s = led.require_open()
+        state, _ = led.state(s)
+        click.echo(f"voided #{row.no} {row.text}")
+        click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+        click.echo("next: " + status_line(s.players, state))
+
+
+@click.command()
+@click.argument("no", type=int)
+@click.argument("entry", nargs=-1, required=True)
+@click.option("--reason", default="", help="Why (kept in the history).")
+@click.pass_context
+def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str) -> None:
+    """Correct entry NO: the old version is voided and kept, the correction takes its number.
+
+    ENTRY is a deal line, or `pas`, `redeal`, `penalty PLAYER ...`. Later entries follow from the
+    corrected history: their dealers and doublings are re-derived and re-scored where they change.
+
+    \b
+    Examples:
+        wiezen amend 3 samen 8 jan+piet 8
+        wiezen amend 5 pas
+    """
+    from .. import ledger
+    from ..sessionfile import Undo, parse_entry
+
+    e = parse_entry(list(entry))
+    if isinstance(e, Undo):
+        raise WiezenError("amend takes a deal line, pas, redeal or penalty")
+    with ledger.open_ledger(_db(ctx)) as led:
+        sc, rescored = led.amend(no, e, reason)
+        s = led.require_open()
+        click.echo(recorded_line(no, sc, s.players) + " (amended)")
+        if rescored:
+            click.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
+        click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))

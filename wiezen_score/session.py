@@ -1,0 +1,200 @@
+"""The session fold: dealer rotation, who sits out, pending doubling, penalties, rounds owed.
+
+Pure: an entry is data; :func:`apply` takes the table state before it and gives the scored entry and the
+state after it. The ledger stores that state with every entry, so recording the next deal reads only the
+last entry; :func:`fold` replays a whole history (undo, amend and `wiezen check` rely on it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .deal import Deal, MiserieDeal, TrickDeal, parse_deal, resolve_player
+from .errors import WiezenError
+from .rules import HouseRules
+from .scoring import Points, score
+
+KINDS = ("deal", "pass", "redeal", "penalty")
+
+
+@dataclass(frozen=True)
+class TableState:
+    """What the next entry needs: whose deal it is and the multiplier the next played deal gets."""
+
+    dealer: int  # seat index (0-based) of the player who deals next
+    pending: int = 1
+
+
+@dataclass(frozen=True)
+class EntryInput:
+    """An entry as the scorer gives it (before scoring)."""
+
+    kind: str  # deal | pass | redeal | penalty
+    text: str = ""  # the deal line (deal), else empty
+    offender: str = ""  # penalty
+    round: bool = False  # penalty: een rondje geven instead of points
+    reason: str = ""
+    deal_no: int | None = None  # penalty: the deal it belongs to
+    over_troel: bool = False
+
+
+@dataclass(frozen=True)
+class Scored:
+    kind: str
+    text: str  # canonical line: "samen 8 jan+piet 9", "pas", "redeal", "penalty jan"
+    dealer: int  # seat of the dealer of this entry
+    multiplier: int
+    points: Mapping[str, Points]  # the players of the deal in play; sitting-out players are absent
+    takers: Mapping[str, bool] = field(default_factory=dict)  # taker -> made it (deals only)
+    explanation: tuple[str, ...] = ()
+    after: TableState = TableState(0)
+    offender: str = ""
+    round: bool = False
+    reason: str = ""
+    deal_no: int | None = None
+    contract: str = ""
+
+
+def active_seats(n: int, dealer: int) -> tuple[int, ...]:
+    """Seats that play a deal: all four; at five the dealer sits out; at six also the player opposite."""
+    if n == 4:
+        return tuple(range(4))
+    if n == 5:
+        return tuple(s for s in range(5) if s != dealer)
+    if n == 6:
+        return tuple(s for s in range(6) if s not in (dealer, (dealer + 3) % 6))
+    raise WiezenError(f"a table has 4 to 6 players, not {n}")
+
+
+def active_players(players: Sequence[str], dealer: int) -> tuple[str, ...]:
+    return tuple(players[s] for s in active_seats(len(players), dealer))
+
+
+def sitting_out(players: Sequence[str], dealer: int) -> tuple[str, ...]:
+    act = set(active_seats(len(players), dealer))
+    return tuple(p for s, p in enumerate(players) if s not in act)
+
+
+def parse_entry_deal(e: EntryInput, rules: HouseRules, players: Sequence[str], state: TableState) -> Deal:
+    act = active_players(players, state.dealer)
+    try:
+        return parse_deal(e.text, rules, players, act, over_troel=e.over_troel)
+    except WiezenError as err:
+        if str(err).endswith("sits out this deal"):
+            dealer = players[state.dealer]
+            raise WiezenError(
+                f"{str(err)[: -len(' sits out this deal')]} sits out this deal "
+                f"({dealer} deals; playing: {', '.join(act)})"
+            ) from None
+        raise
+
+
+def apply(
+    e: EntryInput,
+    rules: HouseRules,
+    players: Sequence[str],
+    state: TableState,
+    deal_players: Mapping[int, Sequence[str]] | None = None,
+) -> Scored:
+    """Score entry ``e`` at ``state``. ``deal_players`` maps a deal number to its players (penalties)."""
+    n = len(players)
+    if e.kind == "deal":
+        d = parse_entry_deal(e, rules, players, state)
+        act = active_players(players, state.dealer)
+        why = "after rondje pas" if state.pending > 1 else ""
+        s = score(d, rules, act, state.pending, why)
+        if isinstance(d, TrickDeal):
+            takers = {p: bool(s.made) for p in d.takers}
+        else:
+            takers = {p: t == d.contract.tricks for p, t in d.plays}
+        return Scored(
+            "deal", d.text, state.dealer, state.pending, s.points, takers, s.explanation,
+            TableState((state.dealer + 1) % n, 1), contract=d.contract.name,
+        )
+    if e.kind == "pass":
+        act = active_players(players, state.dealer)
+        pending = {"none": state.pending, "once": 2, "stack": state.pending * 2}[rules.all_pass_double]
+        dealer = state.dealer if rules.all_pass_dealer == "same" else (state.dealer + 1) % n
+        steps = ["rondje pas: everybody passed, no contract is played: 0 for everyone"]
+        if rules.all_pass_double == "once":
+            steps.append("the next deal that is played counts double" + (" (already pending: no extra doubling)" if state.pending > 1 else ""))
+        elif rules.all_pass_double == "stack":
+            steps.append(f"each rondje pas doubles again: the next deal that is played counts x{pending}")
+        steps.append(f"{players[dealer]} deals next" + (" (the same dealer deals again)" if dealer == state.dealer else ""))
+        return Scored("pass", "pas", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), TableState(dealer, pending))
+    if e.kind == "redeal":
+        act = active_players(players, state.dealer)
+        steps = ["redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again"]
+        if state.pending > 1:
+            steps.append(f"the pending x{state.pending} stays for the next deal that is played")
+        return Scored("redeal", "redeal", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), state, reason=e.reason)
+    if e.kind == "penalty":
+        offender = resolve_player(e.offender, players)
+        if e.deal_no is not None and deal_players is not None and e.deal_no in deal_players:
+            act = tuple(deal_players[e.deal_no])
+            where = f"deal {e.deal_no}"
+        elif e.deal_no is not None and deal_players is not None:
+            raise WiezenError(f"there is no recorded deal {e.deal_no} in this session to link the penalty to")
+        else:
+            act = active_players(players, state.dealer)
+            where = "the deal in play"
+        payees = [p for p in act if p != offender]
+        pts: dict[str, Points] = {p: 0 for p in act}
+        if offender not in pts:
+            pts = {offender: 0, **pts}
+        if e.round:
+            steps = [f"penalty for {offender}: een rondje geven (buys a round): no points, one more round owed"]
+        else:
+            amount = rules.penalty
+            pts[offender] = -amount * len(payees)
+            for p in payees:
+                pts[p] = amount
+            steps = [
+                f"penalty (strafpunten) for {offender}: pays {amount} to each other player of {where} "
+                f"({', '.join(payees)}) = -{amount * len(payees)}",
+                "penalties are never doubled and leave a pending doubling for the next deal",
+            ]
+        if e.reason:
+            steps.insert(0, f"reason: {e.reason}")
+        return Scored(
+            "penalty", f"penalty {offender}" + (" round" if e.round else ""), state.dealer, 1, pts, {},
+            tuple(steps), state, offender=offender, round=e.round, reason=e.reason, deal_no=e.deal_no,
+        )
+    raise WiezenError(f"unknown entry kind '{e.kind}' (known: {', '.join(KINDS)})")
+
+
+@dataclass(frozen=True)
+class FoldResult:
+    scored: tuple[Scored, ...]
+    state: TableState
+    totals: Mapping[str, Points]
+    rounds_owed: Mapping[str, int]
+
+
+def fold(
+    entries: Sequence[tuple[int, EntryInput]],
+    rules: HouseRules,
+    players: Sequence[str],
+    first_dealer: int = 0,
+) -> FoldResult:
+    """Score a whole history of (entry number, entry) pairs, in order. Raises on the first bad entry."""
+    state = TableState(first_dealer, 1)
+    out: list[Scored] = []
+    totals: dict[str, Points] = {p: 0 for p in players}
+    rounds: dict[str, int] = {p: 0 for p in players}
+    deal_players: dict[int, tuple[str, ...]] = {}
+    for no, e in entries:
+        try:
+            s = apply(e, rules, players, state, deal_players)
+        except WiezenError as err:
+            raise WiezenError(f"entry {no}: {err}") from None
+        if s.kind == "deal":
+            deal_players[no] = tuple(s.points)
+        for p, v in s.points.items():
+            totals[p] += v
+        if s.kind == "penalty" and s.round:
+            rounds[s.offender] += 1
+        out.append(s)
+        state = s.after
+    return FoldResult(tuple(out), state, totals, rounds)

@@ -1,0 +1,113 @@
+"""The session-file grammar (shared/INTERFACE.md), shared by `replay` and `play`. Pure.
+
+    session "Café De Kroon" 2026-11-27      name and date (both optional)
+    rules rupelstreek                       house rules (default whisthub)
+    players jan piet mieke lotte [dealer piet]
+    samen 8 jan+piet 9                      a deal line
+    pas                                     rondje pas (also: pass)
+    redeal carte blanche                    a redeal; the rest of the line is the reason
+    penalty jan renonce in troef            strafpunten; "penalty jan round te laat" for a round
+    undo [reason]
+    amend 3 samen 8 jan+piet 8              (play only in practice; replay accepts it too)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Union
+
+from .errors import WiezenError
+from .session import EntryInput
+
+
+@dataclass(frozen=True)
+class Header:
+    key: str  # session | rules | players
+    name: str = ""
+    date: str = ""
+    rules: str = ""
+    players: tuple[str, ...] = ()
+    dealer: str = ""
+
+
+@dataclass(frozen=True)
+class Undo:
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Amend:
+    no: int
+    entry: EntryInput
+    reason: str = ""
+
+
+Line = Union[Header, EntryInput, Undo, Amend]
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_entry(words: list[str]) -> EntryInput | Undo:
+    """An entry line (no header): deal, pas, redeal, penalty, undo."""
+    head = words[0].lower()
+    rest = " ".join(words[1:])
+    if head in ("pas", "pass"):
+        if len(words) > 1:
+            raise WiezenError("'pas' takes nothing after it")
+        return EntryInput("pass")
+    if head == "redeal":
+        return EntryInput("redeal", reason=rest)
+    if head == "undo":
+        return Undo(rest)
+    if head == "penalty":
+        if len(words) < 2:
+            raise WiezenError("penalty needs the offender: 'penalty jan renonce in troef'")
+        is_round = len(words) > 2 and words[2].lower() == "round"
+        reason = " ".join(words[3:] if is_round else words[2:])
+        deal_no = None
+        m = re.match(r"^deal (\d+)\b\s*(.*)$", reason)
+        if m:
+            deal_no, reason = int(m.group(1)), m.group(2)
+        return EntryInput("penalty", offender=words[1], round=is_round, reason=reason, deal_no=deal_no)
+    return EntryInput("deal", text=" ".join(words))
+
+
+def parse_line(line: str) -> Line | None:
+    """One line of a session file; None for blank lines and comments."""
+    s = line.strip()
+    if not s or s.startswith("#"):
+        return None
+    words = s.split()
+    head = words[0].lower()
+    if head == "session":
+        try:
+            parts = shlex.split(s[len(words[0]):])
+        except ValueError as e:
+            raise WiezenError(f"session line: {e}") from None
+        date = ""
+        if parts and _DATE.match(parts[-1]):
+            date = parts.pop()
+        return Header("session", name=" ".join(parts), date=date)
+    if head == "rules":
+        if len(words) != 2:
+            raise WiezenError("rules line: 'rules NAME', e.g. 'rules rupelstreek'")
+        return Header("rules", rules=words[1])
+    if head == "players":
+        names = words[1:]
+        dealer = ""
+        if len(names) >= 2 and names[-2].lower() == "dealer":
+            dealer = names[-1]
+            names = names[:-2]
+        if not 4 <= len(names) <= 6:
+            raise WiezenError(f"players line: a table has 4 to 6 players, not {len(names)}")
+        return Header("players", players=tuple(names), dealer=dealer)
+    if head == "amend":
+        if len(words) < 3 or not words[1].isdigit():
+            raise WiezenError("amend line: 'amend N DEAL', e.g. 'amend 3 samen 8 jan+piet 8'")
+        e = parse_entry(words[2:])
+        if isinstance(e, Undo):
+            raise WiezenError("amend N takes a deal, pas, redeal or penalty, not undo")
+        return Amend(int(words[1]), e)
+    return parse_entry(words)
