@@ -1,4 +1,4 @@
-"""The ledger: the only module that knows SQL.
+"""The ledger: the only package that knows SQL.
 
 One SQLite file holds players, sessions (each with a snapshot of the exact house rules it was started
 under), entries with their stored points, and the voids that undo and amend add. Entries, their points
@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from .errors import WiezenError
-from .rules import HouseRules, parse_rules
-from .scoring import Points
-from .session import EntryInput, Scored, TableState, apply, fold
+from ..errors import WiezenError
+from ..rules import HouseRules, parse_rules
+from ..scoring import Points
+from ..session import EntryInput, Scored, TableState, apply, fold
 
-SCHEMA_VERSION = 1
 APP_ID = 0x5749455A  # "WIEZ" in PRAGMA application_id: this file is a wiezen ledger
 BUSY_TIMEOUT_MS = 60_000
 
@@ -63,19 +62,35 @@ def new_uid() -> str:
 # Migrations: a registry of functions, applied in order (sqlite-utils Migrations)
 
 
+def _m001_initial(db: Any) -> None:
+    # executescript() would COMMIT the surrounding transaction: run the statements one by one
+    for stmt in _statements(_SCHEMA_1):
+        db.execute(stmt)
+
+
+def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
+    """The registry, in order. Append only: a released migration is never changed or removed.
+
+    Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
+    """
+    out: list[tuple[str, Callable[[Any], None]]] = [("m001_initial", _m001_initial)]
+    # -- m002 goes here (precedents)
+    # -- m003 goes here (club views)
+    return out
+
+
+# The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
+# everyday path checks one integer and never imports sqlite-utils.
+MIGRATION_NAMES = ("m001_initial",)  # keep in step with _migration_list(); a test checks it
+SCHEMA_VERSION = len(MIGRATION_NAMES)
+
+
 def _migrations() -> Any:
     from sqlite_utils.migrations import Migrations
 
     m = Migrations("wiezen")
-
-    @m(name="m001_initial")
-    def m001_initial(db: Any) -> None:
-        # executescript() would COMMIT the surrounding transaction: run the statements one by one
-        for stmt in _statements(_SCHEMA_1):
-            db.execute(stmt)
-
-    # -- m002 goes here (precedents)
-    # -- m003 goes here (club views)
+    for name, fn in _migration_list():
+        m(name=name)(fn)
     return m
 
 
@@ -711,7 +726,7 @@ class Ledger:
         keep_open: bool = False,
     ) -> tuple[int, bool]:
         """Record a whole session file in one transaction. Returns (session id, recorded now?)."""
-        from .sessionfile import Amend, Header, Undo, parse_line
+        from ..sessionfile import Amend, Header, Undo, parse_line
 
         digest = file_hash(text)
         existing = self.session_by_hash(digest)
@@ -743,8 +758,8 @@ class Ledger:
         for no, item in lines[body_start:]:
             if isinstance(item, Header):
                 raise WiezenError(f"line {no}: '{item.key}' belongs at the top of the file, before the first deal")
-        from .dates import parse_date
-        from .deal import resolve_player
+        from ..dates import parse_date
+        from ..deal import resolve_player
 
         try:
             date = parse_date(date).isoformat()
