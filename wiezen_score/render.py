@@ -1,0 +1,368 @@
+"""Pure text renderers for the club exports: spreadsheet-safe CSV, sparklines and a self-contained HTML page.
+
+Nothing here does I/O; the callers print or write the strings. The HTML page has inline CSS and an inline SVG
+chart, no JavaScript and no reference to anything outside itself, so it can be mailed or put on a USB stick.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+__all__ = ["csv_safe", "html_page", "sparkline", "to_csv"]
+
+Cell = Union[str, int, float]
+
+# A spreadsheet runs a cell as a formula when its text starts with one of these (OWASP "CSV injection"), and
+# some also when it starts with the full-width forms or after leading white space.
+_FORMULA_START = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+_BARS = "▁▂▃▄▅▆▇█"
+
+
+def _is_plain_number(s: str) -> bool:
+    """``-15`` or ``-7.5``: harmless in a spreadsheet (it is just a number), so left alone."""
+    body = s[1:] if s.startswith("-") else s
+    whole, dot, frac = body.partition(".")
+    return (
+        whole.isascii() and whole.isdigit() and (not dot or (frac.isascii() and frac.isdigit()))
+    )
+
+
+def csv_safe(value: object) -> Cell:
+    """One CSV cell that no spreadsheet will run as a formula.
+
+    Numbers stay numbers (``int`` and ``float`` untouched, negative ones included; a whole ``Fraction``
+    becomes an ``int``, another one a ``float``); ``None`` is an empty cell. Text that starts with
+    ``= + - @``, a tab, CR or LF (also after leading spaces) gets a leading ``'``, the OWASP advice; text that is
+    just a plain decimal number such as ``-15`` or ``-7.5`` is left as it is.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return value
+    if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, str):
+        num, den = int(value.numerator), int(value.denominator)  # type: ignore[attr-defined]
+        return num if den == 1 else num / den
+    text = value if isinstance(value, str) else str(value)
+    first = text.lstrip(" \u00a0\u3000")[:1]
+    if first and first in _FORMULA_START or text[:1] in _FORMULA_START:
+        if not _is_plain_number(text):
+            return "'" + text
+    return text
+
+
+def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV document, every cell passed through :func:`csv_safe`.
+
+    Text cells are always in double quotes and numbers never are (the OWASP advice, and it keeps a CR or LF
+    inside a name from breaking the row); lines end in ``\\n``.
+    """
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow([csv_safe(h) for h in headers])
+    for row in rows:
+        writer.writerow([csv_safe(c) for c in row])
+    return buf.getvalue()
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """One bar character per value, ``▁`` for the lowest and ``█`` for the highest (a flat series is ``▄``)."""
+    nums = [float(v) for v in values]
+    finite = [v for v in nums if v == v and v not in (float("inf"), float("-inf"))]
+    if not finite:
+        return " " * len(nums)
+    lo, hi = min(finite), max(finite)
+    out = []
+    for v in nums:
+        if v != v or v in (float("inf"), float("-inf")):
+            out.append(" ")
+        elif hi == lo:
+            out.append(_BARS[3])
+        else:
+            out.append(_BARS[min(len(_BARS) - 1, int((v - lo) / (hi - lo) * len(_BARS)))])
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------------------------------- HTML
+
+# Okabe-Ito (colour-blind safe) without its yellow, then a few more; beyond that the dash pattern changes.
+_COLOURS = (
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00",
+    "#000000", "#8C564B", "#7F3C8D", "#3B7A57",
+)  # fmt: skip
+_DASHES = ("", "6 4", "2 3", "8 3 2 3")
+
+_CSS = """
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 2rem 1rem; background: #f6f4ef; color: #222;
+  font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 960px; margin: 0 auto; background: #fff; padding: 1.5rem 2rem 2rem;
+  border-radius: 10px; box-shadow: 0 1px 4px rgba(0,0,0,.12); }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; color: #1d3b2a; }
+h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; color: #1d3b2a; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+caption { text-align: left; color: #666; font-size: .9rem; padding-bottom: .4rem; }
+th, td { padding: .45rem .7rem; border-bottom: 1px solid #e3e0d8; text-align: left; white-space: nowrap; }
+thead th { background: #1d3b2a; color: #fff; font-weight: 600; border-bottom: none; }
+thead th:first-child { border-top-left-radius: 6px; }
+thead th:last-child { border-top-right-radius: 6px; }
+tbody tr:nth-child(even) { background: #faf8f3; }
+tbody tr:hover { background: #f0ede4; }
+td.num, th.num { text-align: right; }
+td.neg { color: #b3261e; }
+td.pos { color: #1b6e3a; }
+figure { margin: 0; }
+svg { display: block; width: 100%; height: auto; }
+svg text { font-family: inherit; }
+footer { margin-top: 1.5rem; color: #888; font-size: .8rem; }
+@media print {
+  body { background: #fff; padding: 0; }
+  main { box-shadow: none; max-width: none; padding: 0; }
+  tbody tr:hover { background: inherit; }
+}
+"""
+
+
+def _esc(value: object) -> str:
+    import html
+
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (int, float)) or (
+        hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, str)
+    )
+
+
+def _num_text(value: Any) -> str:
+    """7, -7.5, 0.33: what a person writes (no trailing .0, at most two decimals)."""
+    if isinstance(value, int):
+        return str(value)
+    x = float(value)
+    if x != x:
+        return ""
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _cell(value: object, signed: bool) -> str:
+    """A table cell; numbers right-aligned, and in a column that has negative numbers, coloured by sign."""
+    if _is_number(value):
+        x = float(value)  # type: ignore[arg-type]
+        cls = "num"
+        if signed and x:
+            cls += " neg" if x < 0 else " pos"
+        return f'<td class="{cls}">{_esc(_num_text(value))}</td>'
+    return f"<td>{_esc(value)}</td>"
+
+
+def _nice_step(span: float, ticks: int = 5) -> float:
+    import math
+
+    raw = span / max(1, ticks)
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag  # pragma: no cover
+
+
+def _f(x: float) -> str:
+    """An SVG coordinate: one decimal, no "-0"."""
+    s = f"{x:.1f}"
+    return "0" if s in ("0.0", "-0.0") else s.removesuffix(".0")
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _x_labels(series: Mapping[str, Sequence[tuple[str, Any]]]) -> list[str]:
+    labels: list[str] = []
+    seen: set[str] = set()
+    for points in series.values():
+        for label, _ in points:
+            key = str(label)
+            if key not in seen:
+                seen.add(key)
+                labels.append(key)
+
+    def iso_like(s: str) -> bool:
+        head = s[:10]
+        return len(head) == 10 and head[4] == "-" and head[7] == "-" and head.replace("-", "").isdigit()
+
+    if labels and all(iso_like(s) for s in labels):
+        labels.sort()
+    return labels
+
+
+def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
+    W, H = 900, max(420, 24 + 22 * len(series) + 40)
+    left, right, top, bottom = 64, 200, 24, 64  # room for y labels, legend, x labels
+    pw, ph = W - left - right, H - top - bottom
+    labels = _x_labels(series)
+    index = {s: i for i, s in enumerate(labels)}
+    values = [float(v) for pts in series.values() for _, v in pts if float(v) == float(v)]
+    lo, hi = min([0.0, *values]), max([0.0, *values])
+    if hi - lo < 1e-9:
+        lo, hi = -1.0, 1.0
+    step = _nice_step(hi - lo)
+    import math
+
+    lo_t, hi_t = math.floor(lo / step) * step, math.ceil(hi / step) * step
+
+    def X(i: int) -> float:
+        if len(labels) <= 1:
+            return left + pw / 2
+        return left + pw * i / (len(labels) - 1)
+
+    def Y(v: float) -> float:
+        return top + ph * (hi_t - v) / (hi_t - lo_t)
+
+    out: list[str] = [
+        f'<svg viewBox="0 0 {W} {H}" role="img" aria-labelledby="chart-title" '
+        f'preserveAspectRatio="xMidYMid meet">',
+        f'<title id="chart-title">{_esc(title)}</title>',
+        f'<rect x="0" y="0" width="{W}" height="{H}" fill="#ffffff"/>',
+    ]
+    # horizontal grid and y labels
+    n_ticks = int(round((hi_t - lo_t) / step))
+    for k in range(n_ticks + 1):
+        v = lo_t + k * step
+        y = _f(Y(v))
+        colour, width = ("#555555", "1.5") if abs(v) < step / 1e6 else ("#e6e3da", "1")
+        out.append(f'<line x1="{left}" y1="{y}" x2="{left + pw}" y2="{y}" stroke="{colour}" stroke-width="{width}"/>')
+        out.append(
+            f'<text x="{left - 8}" y="{y}" text-anchor="end" dominant-baseline="middle" font-size="12" '
+            f'fill="#555555">{_esc(_num_text(0 if abs(v) < step / 1e6 else v))}</text>'
+        )
+    # axes
+    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#555555" stroke-width="1"/>')
+    out.append(
+        f'<text x="16" y="{_f(top + ph / 2)}" transform="rotate(-90 16 {_f(top + ph / 2)})" text-anchor="middle" '
+        f'font-size="12" fill="#555555">points</text>'
+    )
+    # x labels: as many as fit, evenly spaced, counted back from the latest
+    if labels:
+        every = math.ceil(len(labels) / max(1, pw // 90))  # a label needs about 90 px
+        for i in range(len(labels) - 1, -1, -every):  # the latest date always labelled
+            x = _f(X(i))
+            out.append(f'<line x1="{x}" y1="{top + ph}" x2="{x}" y2="{top + ph + 5}" stroke="#555555"/>')
+            out.append(
+                f'<text x="{x}" y="{top + ph + 20}" text-anchor="middle" font-size="12" '
+                f'fill="#555555">{_esc(_short(labels[i], 14))}</text>'
+            )
+    else:
+        out.append(
+            f'<text x="{_f(left + pw / 2)}" y="{_f(top + ph / 2 - 14)}" text-anchor="middle" font-size="15" '
+            f'fill="#888888">No sessions to chart</text>'
+        )
+    # one line per player
+    legend: list[str] = []
+    for n, (player, pts) in enumerate(series.items()):
+        colour = _COLOURS[n % len(_COLOURS)]
+        dash = _DASHES[(n // len(_COLOURS)) % len(_DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        coords = [
+            (X(index[str(label)]), Y(float(v)), str(label), v) for label, v in pts if float(v) == float(v)
+        ]
+        out.append(f'<g class="series"><title>{_esc(player)}</title>')
+        if len(coords) > 1:
+            path = " ".join(f"{_f(x)},{_f(y)}" for x, y, _, _ in coords)
+            out.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
+                f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
+            )
+        for x, y, label, v in coords:
+            out.append(
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
+                f"<title>{_esc(player)}, {_esc(label)}: {_esc(_num_text(v))}</title></circle>"
+            )
+        out.append("</g>")
+        # legend entry: sample line, name and last value
+        ly = top + 10 + n * 22
+        lx = left + pw + 16
+        last = _num_text(coords[-1][3]) if coords else ""
+        name = _short(player, 14)
+        legend.append(
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="3"{dash_attr}/>'
+            f'<text x="{lx + 32}" y="{ly}" dominant-baseline="middle" font-size="13" fill="#222222">'
+            f"<title>{_esc(player)}</title>{_esc(name)}"
+            + (f' <tspan fill="#666666">({_esc(last)})</tspan>' if last else "")
+            + "</text>"
+        )
+    out.append('<g class="legend">' + "".join(legend) + "</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def html_page(
+    title: str,
+    headers: list[str],
+    rows: list[list[Any]],
+    series: Mapping[str, Sequence[tuple[str, Union[int, float, "Fraction"]]]],
+) -> str:
+    """One self-contained HTML5 page: the table and an SVG line chart of each player's cumulative points.
+
+    ``series`` maps a player to ``(date label, cumulative points)`` pairs in order. Every piece of text is
+    HTML-escaped; there is no JavaScript and no external reference of any kind.
+    """
+    width = max([len(headers), *(len(r) for r in rows)])
+    numeric = [bool(rows) and all(_is_number(r[i]) for r in rows if i < len(r)) for i in range(width)]
+    signed = [any(_is_number(r[i]) and float(r[i]) < 0 for r in rows if i < len(r)) for i in range(width)]
+    head_cells = []
+    for i, h in enumerate(headers):
+        cls = ' class="num"' if numeric[i] else ""
+        head_cells.append(f'<th scope="col"{cls}>{_esc(h)}</th>')
+    body_rows = []
+    for row in rows:
+        body_rows.append("<tr>" + "".join(_cell(c, signed[i]) for i, c in enumerate(row)) + "</tr>")
+    if not rows:
+        body_rows.append(f'<tr><td colspan="{max(1, len(headers))}">Nothing to show.</td></tr>')
+    t = _esc(title)
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            '<meta name="generator" content="wiezen">',
+            f"<title>{t}</title>",
+            f"<style>{_CSS}</style>",
+            "</head>",
+            "<body>",
+            "<main>",
+            f"<h1>{t}</h1>",
+            '<div class="table-wrap">',
+            "<table>",
+            "<thead><tr>" + "".join(head_cells) + "</tr></thead>",
+            "<tbody>",
+            *body_rows,
+            "</tbody>",
+            "</table>",
+            "</div>",
+            "<h2>Points over the season</h2>",
+            "<figure>",
+            _chart(series, f"{title}: cumulative points per player"),
+            "</figure>",
+            "<footer>Made by wiezen.</footer>",
+            "</main>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
