@@ -139,7 +139,7 @@ def parse_deal(
             )
         level = lv
         args = args[1:]
-    if len(args) != 2:
+    if len(args) != 2 or (args[0].isdigit() and not args[1].lstrip("-").isdigit()):  # e.g. 'samen 8 A+B'
         example = f"{contract.name} {contract.levels[0]} jan{'+piet' if contract.team else ''} 9"
         raise WiezenError(f"expected {contract.name} [LEVEL] TAKER{'+PARTNER' if contract.team else ''} TRICKS, e.g. '{example}'")
     names = [n for n in args[0].split("+")]

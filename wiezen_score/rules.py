@@ -315,7 +315,7 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
 
 def _toml_str(s: str) -> str:
     out = s.replace("\\", "\\\\").replace('"', '\\"')
-    out = "".join(c if c >= " " or c == "\t" else f"\\u{ord(c):04x}" for c in out)
+    out = "".join(c if (c >= " " and c != "\x7f") or c == "\t" else f"\\u{ord(c):04x}" for c in out)
     return f'"{out}"'
 
 

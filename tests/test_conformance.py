@@ -1,0 +1,93 @@
+"""Every case of the shared conformance file (shared/conformance/cases.jsonl), through the pure core and
+through `wiezen calc --json`. The expected points were computed by hand from shared/SCORING.md.
+
+tests/data/conformance_cases.jsonl is an exact copy of the shared file; a test keeps the two in sync.
+"""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from wiezen_score.cli import cli
+from wiezen_score.deal import parse_deal
+from wiezen_score.presets import load_preset
+from wiezen_score.scoring import score
+
+HERE = Path(__file__).parent
+CASES_FILE = HERE / "data" / "conformance_cases.jsonl"
+SHARED_FILE = HERE.parent.parent / "shared" / "conformance" / "cases.jsonl"
+
+CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _id(c):
+    return f"{c['rules']}:{c['deal']}:x{c['multiplier']}{':over-troel' if c['over_troel'] else ''}"
+
+
+def exact(v):
+    """A JSON number or a core amount (int / Fraction) as an exact Fraction."""
+    if isinstance(v, (int, Fraction)):
+        return Fraction(v)
+    return Fraction(str(v))  # 7.5 -> 15/2 exactly
+
+
+def test_cases_file_is_not_empty():
+    assert len(CASES) >= 50
+    for c in CASES:
+        assert set(c) >= {"rules", "players", "deal", "multiplier", "over_troel", "points"}
+
+
+def test_copy_in_sync_with_shared_file():
+    if not SHARED_FILE.exists():
+        pytest.skip(f"{SHARED_FILE} not present")
+    assert CASES_FILE.read_bytes() == SHARED_FILE.read_bytes(), (
+        "tests/data/conformance_cases.jsonl differs from shared/conformance/cases.jsonl: copy it again"
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_core(case):
+    rules = load_preset(case["rules"])
+    players = case["players"]
+    deal = parse_deal(case["deal"], rules, players, over_troel=case["over_troel"])
+    s = score(deal, rules, players, case["multiplier"])
+    assert list(s.points) == list(players)  # every player, in seat order
+    got = {p: exact(v) for p, v in s.points.items()}
+    want = {p: exact(v) for p, v in case["points"].items()}
+    assert got == want, case.get("note")
+    assert sum(got.values()) == 0
+    assert s.multiplier == case["multiplier"]
+    assert s.explanation and all(isinstance(x, str) and x for x in s.explanation)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    # a path that does not exist: calc must not need (or create) a ledger
+    return str(tmp_path_factory.mktemp("conf") / "none.db")
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_cli(case, db):
+    args = ["--db", db, "calc", "--json", "--rules", case["rules"], "--players", ",".join(case["players"]),
+            "--multiplier", str(case["multiplier"])]
+    if case["over_troel"]:
+        args.append("--over-troel")
+    args += ["--", *case["deal"].split()]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, (r.output, r.stderr)
+    doc = json.loads(r.stdout)
+    assert set(doc) == {"deal", "rules", "points", "multiplier", "explanation"}
+    assert doc["deal"] == case["deal"]
+    assert doc["rules"] == case["rules"]
+    assert doc["multiplier"] == case["multiplier"]
+    assert isinstance(doc["explanation"], list) and all(isinstance(x, str) for x in doc["explanation"])
+    assert list(doc["points"]) == case["players"]
+    for v in doc["points"].values():
+        assert isinstance(v, (int, float)) and not isinstance(v, bool)
+    got = {p: exact(v) for p, v in doc["points"].items()}
+    want = {p: exact(v) for p, v in case["points"].items()}
+    assert got == want, case.get("note")
+    assert not Path(db).exists()

@@ -1,0 +1,326 @@
+"""Properties of the scoring core that hold for every deal under every preset (shared/SCORING.md), and
+round trips of the house-rules file format.
+"""
+
+import math
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from wiezen_score.cli import cli
+from wiezen_score.deal import MiserieDeal, TrickDeal, parse_deal
+from wiezen_score.presets import load_preset
+from wiezen_score.rules import PRESETS, MiserieContract, TrickContract, parse_rules, rules_from_dict, to_toml
+from wiezen_score.scoring import score
+
+PLAYERS = ["A", "B", "C", "D"]
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---------------------------------------------------------------------------
+# Strategies: valid deal lines for a preset
+
+
+@st.composite
+def trick_line(draw, rules):
+    c = draw(st.sampled_from([c for c in rules.contracts if isinstance(c, TrickContract)]))
+    word = draw(st.sampled_from((c.name, *c.aliases)))
+    word = draw(st.sampled_from([word, word.upper()]))
+    level = draw(st.sampled_from(c.levels))
+    show_level = level != c.levels[0] or draw(st.booleans())
+    n = 2 if c.team else 1
+    takers = draw(st.permutations(PLAYERS))[:n]
+    tricks = draw(st.integers(0, 13))
+    line = f"{word} {str(level) + ' ' if show_level else ''}{'+'.join(takers)} {tricks}"
+    return line, c, level, tuple(takers), tricks
+
+
+@st.composite
+def miserie_line(draw, rules, max_players=4):
+    c = draw(st.sampled_from([c for c in rules.contracts if isinstance(c, MiserieContract)]))
+    word = draw(st.sampled_from((c.name, *c.aliases)))
+    k = draw(st.integers(1, max_players))
+    who = draw(st.permutations(PLAYERS))[:k]
+    plays = []
+    left = 13
+    for p in who:
+        t = draw(st.integers(0, min(left, 13)))
+        left -= t
+        plays.append((p, t))
+    line = f"{word} " + " ".join(f"{p} {t}" for p, t in plays)
+    return line, c, tuple(plays)
+
+
+def has_miserie(rules):
+    return any(isinstance(c, MiserieContract) for c in rules.contracts)
+
+
+@st.composite
+def any_deal(draw):
+    name = draw(st.sampled_from(PRESETS))
+    rules = load_preset(name)
+    if has_miserie(rules) and draw(st.booleans()):
+        line = draw(miserie_line(rules))[0]
+    else:
+        line = draw(trick_line(rules))[0]
+    return rules, line, draw(st.integers(1, 16)), draw(st.booleans())
+
+
+presets = st.sampled_from(PRESETS).map(load_preset)
+
+
+def run(rules, line, multiplier=1, over_troel=False):
+    d = parse_deal(line, rules, PLAYERS, over_troel=over_troel)
+    return d, score(d, rules, PLAYERS, multiplier)
+
+
+# ---------------------------------------------------------------------------
+# The amount x by the formula of SCORING.md (written from the text, not from the code)
+
+
+def expected_x(c: TrickContract, level: int, tricks: int) -> tuple[int, bool]:
+    made_amt, lost_amt = c.made[c.levels.index(level)], c.lost[c.levels.index(level)]
+    if tricks < level:
+        return lost_amt + c.undertrick * (level - tricks - 1), False
+    if tricks == 13 and c.all_tricks is not None:
+        return c.all_tricks, True
+    if c.promote:
+        x = c.made[max(i for i, lv in enumerate(c.levels) if lv <= tricks)]
+    else:
+        cap = 13 if c.overtrick_cap is None else c.overtrick_cap
+        x = made_amt + c.overtrick * (min(tricks, cap) - level)
+    if tricks == 13 and c.all_tricks_times:
+        x *= c.all_tricks_times
+    return x, True
+
+
+# ---------------------------------------------------------------------------
+# Deal properties
+
+
+@FAST
+@given(any_deal())
+def test_zero_sum_every_deal(args):
+    rules, line, m, ot = args
+    d, s = run(rules, line, m, ot)
+    assert list(s.points) == PLAYERS
+    assert sum(Fraction(v) for v in s.points.values()) == 0
+    # whole numbers except a split miserie share, which is at most a half
+    for v in s.points.values():
+        assert Fraction(v).denominator in (1, 2)
+        if Fraction(v).denominator == 2:
+            assert isinstance(d, MiserieDeal) and rules.multi_miserie == "split"
+
+
+@FAST
+@given(presets.flatmap(lambda r: st.tuples(st.just(r), trick_line(r), st.integers(1, 16))))
+def test_trick_contract_takers_gain_when_made_and_pay_when_lost(args):
+    rules, (line, c, level, takers, tricks), m = args
+    d, s = run(rules, line, m)
+    assert isinstance(d, TrickDeal) and d.contract == c and d.level == level and d.takers == takers
+    made = tricks >= level
+    defenders = [p for p in PLAYERS if p not in takers]
+    for p in takers:
+        assert (s.points[p] > 0) if made else (s.points[p] < 0)
+    for p in defenders:
+        assert (s.points[p] < 0) if made else (s.points[p] > 0)
+    assert s.made is made
+    x, _ = expected_x(c, level, tricks)
+    sign = 1 if made else -1
+    want = {p: sign * m * (x if c.team else 3 * x) if p in takers else -sign * m * x for p in PLAYERS}
+    assert dict(s.points) == want
+
+
+@FAST
+@given(presets.filter(has_miserie).flatmap(lambda r: st.tuples(st.just(r), miserie_line(r, 1), st.integers(1, 16),
+                                                               st.booleans())))
+def test_single_miserie_gains_when_made_and_pays_when_lost(args):
+    rules, (line, c, plays), m, ot = args
+    d, s = run(rules, line, m, ot)
+    (p, t), = plays
+    made = t == c.tricks
+    x = c.over_troel if ot and c.over_troel is not None else c.points
+    assert (s.points[p] > 0) if made else (s.points[p] < 0)
+    assert s.points[p] == (1 if made else -1) * 3 * x * m
+    for q in PLAYERS:
+        if q != p:
+            assert s.points[q] == -s.points[p] / 3
+
+
+@FAST
+@given(presets.filter(has_miserie).flatmap(lambda r: st.tuples(st.just(r), miserie_line(r), st.booleans())))
+def test_several_miseries_follow_the_house_policy(args):
+    rules, (line, c, plays), ot = args
+    _, s = run(rules, line, 1, ot)
+    x = c.over_troel if ot and c.over_troel is not None else c.points
+    ok = {p: t == c.tricks for p, t in plays}
+    if rules.multi_miserie == "alone":
+        want = {p: 0 for p in PLAYERS}
+        for p, made in ok.items():
+            for q in PLAYERS:
+                want[q] += (3 * x if q == p else -x) * (1 if made else -1)
+    else:
+        others = [p for p in PLAYERS if p not in ok]
+        if len(set(ok.values())) == 1:  # all made or all lost
+            sign = 1 if next(iter(ok.values())) else -1
+            if others:
+                want = {p: sign * 3 * x for p in ok}
+                want.update({p: Fraction(-sign * 3 * x * len(ok), len(others)) for p in others})
+            else:
+                want = {p: 0 for p in PLAYERS}
+        else:
+            winners = [p for p, v in ok.items() if v]
+            losers = [p for p, v in ok.items() if not v]
+            want = {p: 0 for p in others}
+            want.update({p: 3 * x for p in winners})
+            want.update({p: Fraction(-3 * x * len(winners), len(losers)) for p in losers})
+    assert {p: Fraction(v) for p, v in s.points.items()} == want
+
+
+@FAST
+@given(presets.flatmap(lambda r: st.tuples(st.just(r), trick_line(r))))
+def test_made_contract_never_scores_less_with_more_tricks(args):
+    rules, (_, c, level, takers, _t) = args
+    word = c.name
+    taker = takers[0]
+    prev = None
+    for tricks in range(level, 14):
+        _, s = run(rules, f"{word} {level} {'+'.join(takers)} {tricks}")
+        assert s.points[taker] > 0
+        if prev is not None:
+            assert s.points[taker] >= prev, f"{c.name} {level}: {tricks} tricks scores less than {tricks - 1}"
+        prev = s.points[taker]
+
+
+@FAST
+@given(any_deal())
+def test_multiplier_scales_linearly(args):
+    rules, line, m, ot = args
+    _, s1 = run(rules, line, 1, ot)
+    _, sm = run(rules, line, m, ot)
+    assert sm.multiplier == m
+    assert {p: Fraction(v) for p, v in sm.points.items()} == {p: m * Fraction(v) for p, v in s1.points.items()}
+
+
+# ---------------------------------------------------------------------------
+# House-rules file round trips
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_rules_show_parses_back_to_the_preset(name, tmp_path):
+    r = CliRunner().invoke(cli, ["--db", str(tmp_path / "none.db"), "rules", "show", name])
+    assert r.exit_code == 0, r.output
+    assert parse_rules(r.stdout) == load_preset(name)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_to_toml_round_trip_presets(name):
+    rules = load_preset(name)
+    assert parse_rules(to_toml(rules)) == rules
+
+
+WORD = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
+AMOUNT = st.integers(0, 200)
+
+
+@st.composite
+def trick_spec(draw):
+    levels = sorted(draw(st.sets(st.integers(1, 13), min_size=1, max_size=6)))
+    n = len(levels)
+    spec = {
+        "levels": levels,
+        "made": draw(st.lists(AMOUNT, min_size=n, max_size=n)),
+        "lost": draw(st.lists(AMOUNT, min_size=n, max_size=n)),
+    }
+    opt = draw(st.fixed_dictionaries({}, optional={
+        "team": st.booleans(),
+        "overtrick": st.integers(0, 10),
+        "undertrick": st.integers(0, 10),
+        "overtrick_cap": st.integers(levels[0], 13),
+        "promote": st.booleans(),
+        "all_tricks": AMOUNT,
+        "all_tricks_times": st.integers(1, 4),
+    }))
+    if opt.get("promote") and opt.get("overtrick"):
+        del opt["overtrick"]
+    if "all_tricks" in opt and "all_tricks_times" in opt:
+        del opt["all_tricks_times"]
+    spec.update(opt)
+    return spec
+
+
+miserie_spec = st.fixed_dictionaries(
+    {"miserie": st.integers(0, 13), "points": AMOUNT}, optional={"over_troel": AMOUNT}
+)
+
+DESCRIPTION = st.text(max_size=40)
+
+
+@st.composite
+def rules_dict(draw):
+    words = draw(st.lists(WORD, min_size=1, max_size=10, unique=True))
+    n = draw(st.integers(1, len(words)))
+    contracts = {w: draw(trick_spec() | miserie_spec) for w in words[:n]}
+    for alias in words[n:]:
+        owner = words[draw(st.integers(0, n - 1))]
+        contracts[owner].setdefault("aliases", []).append(alias)
+    d = draw(st.fixed_dictionaries({"name": WORD}, optional={
+        "description": DESCRIPTION,
+        "penalty": AMOUNT,
+        "multi_miserie": st.sampled_from(["alone", "split"]),
+        "all_pass": st.fixed_dictionaries({}, optional={
+            "dealer": st.sampled_from(["same", "next"]),
+            "double": st.sampled_from(["none", "once", "stack"]),
+        }),
+    }))
+    d["contracts"] = contracts
+    return d
+
+
+def canonical(d):
+    """The dict as the canonical file writes it: every top-level key, defaults of contracts left out."""
+    out = {
+        "name": d["name"],
+        "description": d.get("description", ""),
+        "penalty": d.get("penalty", 5),
+        "multi_miserie": d.get("multi_miserie", "alone"),
+        "all_pass": {"dealer": d.get("all_pass", {}).get("dealer", "same"),
+                     "double": d.get("all_pass", {}).get("double", "none")},
+        "contracts": {},
+    }
+    for name, spec in d["contracts"].items():
+        spec = dict(spec)
+        for key, default in (("team", False), ("overtrick", 0), ("undertrick", 0), ("promote", False)):
+            if spec.get(key, default) == default:
+                spec.pop(key, None)
+        if not spec.get("aliases"):
+            spec.pop("aliases", None)
+        out["contracts"][name] = spec
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_dict())
+def test_house_rules_round_trip(d):
+    r = rules_from_dict(d)
+    text = to_toml(r)
+    assert parse_rules(text) == r
+    # and the written file says what the dict said (not only what the reader reads back)
+    assert tomllib.loads(text) == canonical(d)
+    assert r.contract_names() == list(d["contracts"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(DESCRIPTION)
+def test_any_description_survives_the_file(text):
+    r = load_preset("whisthub")
+    r2 = rules_from_dict({**tomllib.loads(to_toml(r)), "description": text})
+    assert parse_rules(to_toml(r2)).description == text
