@@ -1,0 +1,345 @@
+"""`wiezen precedent add|list|search|show|edit`: the table's memory of its rulings."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from ..errors import WiezenError
+from .common import echo_json, table
+from .session_cmds import _db
+
+_BOLD = "\x1b[1;33m"
+_RESET = "\x1b[0m"
+
+
+def _colour() -> bool:
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _interactive() -> bool:
+    """A person at a terminal (stdin and stdout): only then does `penalty` print its hint."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def highlight(text: str, colour: bool) -> str:
+    """FTS5 highlight markers as bold yellow in a terminal, else dropped."""
+    from ..ledger.precedents import HL_END, HL_START
+
+    if colour:
+        return text.replace(HL_START, _BOLD).replace(HL_END, _RESET)
+    return text.replace(HL_START, "").replace(HL_END, "")
+
+
+def _when(text: str | None) -> str | None:
+    import datetime
+
+    from ..dates import parse_when
+
+    return parse_when(text, datetime.date.today()).isoformat() if text is not None else None
+
+
+def _source(p: Any) -> str:
+    if p.session_id is None:
+        return "house rules" if p.origin == "house-rules" else ""
+    return f"session {p.session_id}" + (f" #{p.entry_no}" if p.entry_no is not None else "")
+
+
+@click.group()
+def precedent() -> None:
+    """The precedents log: rulings the table made, to settle next week's argument with last week's.
+
+    \b
+    Examples:
+        wiezen precedent add "Renonce in troef" --ruling "Pays the penalty to each player" --deal 5 --tag renonce
+        wiezen precedent search renonce
+        wiezen precedent list --since last-month
+        wiezen precedent show 3
+        wiezen precedent edit 3 --ruling "Pays double the penalty" --reason "club meeting"
+    """
+
+
+@precedent.command()
+@click.argument("title", nargs=-1)
+@click.option("--ruling", help="What was decided (required).")
+@click.option("--session", "session_id", type=int, help="The session it arose from.")
+@click.option("--deal", "entry_no", type=int, metavar="N",
+              help="Entry N of the sheet it arose from (in --session, else the open or newest session).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeat, or separate with commas).")
+@click.option("--player", "players", multiple=True, help="A player involved (repeat, or separate with commas).")
+@click.option("--date", "date_", metavar="DATE",
+              help="The day of the ruling: YYYY-MM-DD, today, yesterday ... (default: the session's date, else today).")
+@click.option("--json", "as_json", is_flag=True, help="Print the recorded precedent as JSON.")
+@click.pass_context
+def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_id: int | None, entry_no: int | None,
+        tags: tuple[str, ...], players: tuple[str, ...], date_: str | None, as_json: bool) -> None:
+    """Record a ruling as a precedent. TITLE is a few words; quotes are optional.
+
+    \b
+    Examples:
+        wiezen precedent add "Troel met vier azen" --ruling "The fourth ace leads" --tag troel
+        wiezen precedent add Renonce in troef --ruling "Penalty, the deal counts" --deal 3 --player jan
+    """
+    from .. import ledger
+    from ..ledger import precedents as P
+
+    text = P.clean_title(" ".join(title))
+    rul = P.clean_ruling(ruling)
+    day = _when(date_)
+    with ledger.open_ledger(_db(ctx)) as led:
+        if day is None:
+            if session_id is not None or entry_no is not None:
+                day = led.session(session_id).date
+            else:
+                import datetime
+
+                day = datetime.date.today().isoformat()
+        pid = P.add(led, text, rul, date=day, tags=tags, session_id=session_id, entry_no=entry_no, players=players)
+        p = P.get(led, pid)
+    if as_json:
+        echo_json(p.item())
+        return
+    src = _source(p)
+    click.echo(f"recorded precedent {pid}: {p.title}" + (f" ({src})" if src else ""))
+
+
+@precedent.command("list")
+@click.option("--since", metavar="DATE", help="YYYY-MM-DD, today, yesterday, last-week or last-month.")
+@click.option("--until", metavar="DATE", help="Same forms as --since.")
+@click.option("--tag", help="Only precedents with this tag.")
+@click.option("--player", help="Only precedents involving this player.")
+@click.option("--session", "session_id", type=int, help="Only precedents that arose from this session.")
+@click.option("--json", "as_json", is_flag=True, help="JSON: a list of {id, date, title, ruling, tags, session, deal}.")
+@click.pass_context
+def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | None, player: str | None,
+          session_id: int | None, as_json: bool) -> None:
+    """List the precedents, newest first.
+
+    \b
+    Examples:
+        wiezen precedent list --since last-week
+        wiezen precedent list --tag troel --json
+    """
+    from .. import ledger
+    from ..ledger import precedents as P
+
+    lo, hi = _when(since), _when(until)
+    items: list[Any] = []
+    path = ledger.existing_db_path(_db(ctx))
+    if path is not None:
+        with ledger.open_ledger(path, readonly=True) as led:
+            items = P.list_(led, lo, hi, tag, player, session_id)
+    if as_json:
+        echo_json([p.item() for p in items])
+        return
+    if not items:
+        filtered = any(v is not None for v in (since, until, tag, player, session_id))
+        click.echo("no precedents" + (" match" if filtered else " yet"))
+        return
+    click.echo(table(
+        [[p.id, p.date, p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
+        ["id", "date", "title", "tags", "from", "players"],
+    ))
+
+
+@precedent.command(context_settings={"ignore_unknown_options": True})
+@click.argument("query", nargs=-1)
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="At most N results.")
+@click.option("--json", "as_json", is_flag=True, help="JSON: a list of {id, date, title, ruling, tags, session, deal}.")
+@click.pass_context
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Full-text search over titles, rulings and tags, best match first.
+
+    Any text is a valid query: every word must occur (accents do not matter: 'een' finds 'één');
+    "two words" in double quotes is a phrase; renon* finds words starting with 'renon'. When no precedent
+    has all the words, those with any of them are shown.
+
+    \b
+    Examples:
+        wiezen precedent search renonce troef
+        wiezen precedent search "'t spel" rondje-pas
+    """
+    from .. import ledger
+    from ..ledger import precedents as P
+
+    text = " ".join(query)
+    hits: list[Any] = []
+    all_words = True
+    path = ledger.existing_db_path(_db(ctx))
+    if path is not None:
+        with ledger.open_ledger(path, readonly=True) as led:
+            hits, all_words = P.search(led, text, limit)
+    if as_json:
+        echo_json([h.precedent.item() for h in hits])
+        return
+    if not hits:
+        click.echo("no precedents match" if P.fts_terms(text) else "nothing to search for: give a word")
+        return
+    if not all_words:
+        click.echo("(no precedent has all the words; these have some of them)")
+    colour = _colour()
+    for h in hits:
+        p = h.precedent
+        src = _source(p)
+        head = f"{p.id}  {p.date}  {highlight(h.title, colour)}"
+        if p.tags:
+            head += f"  [{highlight(h.tags, colour)}]"
+        if src:
+            head += f"  ({src})"
+        click.echo(head, color=colour)
+        for line in h.ruling.splitlines() or [""]:
+            click.echo(f"    {highlight(line, colour)}", color=colour)
+
+
+def _entry_line(r: Any, players: tuple[str, ...]) -> str:
+    from ..scoring import signed
+
+    mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
+    pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
+    reason = f" - {r.reason}" if r.reason else ""
+    return f"#{r.no} {r.text}{reason}{mult}, dealer {players[r.dealer]}" + (f": {pts}" if pts else "")
+
+
+@precedent.command()
+@click.argument("pid", metavar="ID", type=int)
+@click.option("--json", "as_json", is_flag=True, help="JSON: the item plus players, history and the entry.")
+@click.pass_context
+def show(ctx: click.Context, pid: int, as_json: bool) -> None:
+    """Show precedent ID: the ruling, its earlier versions, and the entry it arose from as it was scored."""
+    from .. import ledger
+    from ..ledger import precedents as P
+    from ..rules import summary
+    from ..scoring import plain
+
+    with ledger.open_ledger(_db(ctx), readonly=True) as led:
+        p = P.get(led, pid)
+        s, then, now_ = P.linked_entry(led, p)
+    entry_doc = None
+    if then is not None and s is not None:
+        entry_doc = {
+            "no": then.no, "kind": then.kind, "text": then.text, "dealer": s.players[then.dealer],
+            "multiplier": then.multiplier, "points": {k: plain(v) for k, v in then.points.items()},
+            "voided": then.voided, **({"reason": then.reason} if then.reason else {}),
+        }
+    if as_json:
+        echo_json({
+            **p.item(), "players": list(p.players), "origin": p.origin,
+            "session_info": None if s is None else {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name},
+            "entry": entry_doc,
+            "history": [
+                {"version": v.version, "title": v.title, "ruling": v.ruling, "tags": list(v.tags), "note": v.note,
+                 "at": v.edited_at}
+                for v in p.history
+            ],
+        })
+        return
+    click.echo(f"precedent {p.id}: {p.title}")
+    click.echo(f"  date: {p.date}" + (" (recorded when house rules changed)" if p.origin == "house-rules" else ""))
+    if p.tags:
+        click.echo(f"  tags: {', '.join(p.tags)}")
+    if p.players:
+        click.echo(f"  players: {', '.join(p.players)}")
+    click.echo("  ruling:")
+    for line in p.ruling.splitlines():
+        click.echo(f"    {line}")
+    if s is not None:
+        click.echo(f"  arose from session {s.id}: {s.name + ', ' if s.name else ''}{s.date}")
+        click.echo(f"  house rules of that session: {s.rules_name} ({summary(s.rules)}; penalty {s.rules.penalty})")
+        if then is not None:
+            click.echo(f"  entry as scored: {_entry_line(then, s.players)}")
+            if then.voided:
+                how = "amended" if then.void_action == "amend" else "undone"
+                later = f"; now: {_entry_line(now_, s.players)}" if now_ is not None and now_.id != then.id else ""
+                click.echo(f"  since {how}{': ' + then.void_reason if then.void_reason else ''}{later}")
+    if len(p.history) > 1:
+        click.echo("  earlier versions:")
+        for v in p.history[:-1]:
+            tags = f" [{', '.join(v.tags)}]" if v.tags else ""
+            click.echo(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}")
+        last = p.history[-1]
+        note = f", edited because: {last.note}" if last.note else ""
+        click.echo(f"  current: v{last.version} ({last.edited_at}){note}")
+
+
+@precedent.command()
+@click.argument("pid", metavar="ID", type=int)
+@click.option("--title", help="The new title.")
+@click.option("--ruling", help="The new ruling.")
+@click.option("--tag", "tags", multiple=True, help="The new tags (replace the old ones; repeat or use commas).")
+@click.option("--no-tags", is_flag=True, help="Remove all tags.")
+@click.option("--reason", default="", help="Why it changed (kept in the history).")
+@click.pass_context
+def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, tags: tuple[str, ...], no_tags: bool,
+         reason: str) -> None:
+    """Change precedent ID's text. The earlier text is kept: `precedent show ID` shows every version.
+
+    \b
+    Example:
+        wiezen precedent edit 3 --ruling "Pays double the penalty" --reason "decided at the club meeting"
+    """
+    from .. import ledger
+    from ..ledger import precedents as P
+
+    if title is None and ruling is None and not tags and not no_tags:
+        raise WiezenError("give --title, --ruling, --tag or --no-tags: what should change?")
+    if tags and no_tags:
+        raise WiezenError("give --tag or --no-tags, not both")
+    new_tags = () if no_tags else (tags or None)
+    with ledger.open_ledger(_db(ctx)) as led:
+        _, version = P.edit(led, pid, title, ruling, new_tags, reason)
+    click.echo(f"precedent {pid} edited: now version {version}; "
+               f"the earlier text is kept (`wiezen precedent show {pid}`)")
+
+
+# ---------------------------------------------------------------------------
+# `wiezen penalty ... --precedent` (the command lives in session_cmds)
+
+
+def _penalty_ruling(s: Any, sc: Any) -> str:
+    from ..scoring import fmt
+
+    off = sc.offender
+    if sc.round:
+        return f"{off} buys a round (een rondje geven) instead of paying points."
+    others = [p for p in sc.points if p != off]
+    each = s.rules.penalty
+    return (f"{off} pays the penalty ({each} to each other player of the deal in play: "
+            f"{', '.join(others)}; {fmt(-sc.points.get(off, 0))} in all) under {s.rules_name}.")
+
+
+def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str | None) -> None:
+    """Record a penalty; with ``as_precedent`` also a precedent, in the same transaction (all or nothing)."""
+    import shlex
+
+    from .. import ledger
+    from ..ledger import precedents as P
+    from .session_cmds import _report
+
+    title = ""
+    if as_precedent:
+        if not e.reason.strip():
+            raise WiezenError("--precedent needs --reason: the reason becomes the precedent's title")
+        title = P.clean_title(e.reason)
+        if ruling is not None:
+            ruling = P.clean_ruling(ruling)
+    made: list[int] = []
+    with ledger.open_ledger(_db(ctx)) as led:
+
+        def then(s: Any, no: int, sc: Any) -> None:
+            text = ruling if ruling is not None else _penalty_ruling(s, sc)
+            made.append(P.add(led, title, text, date=s.date, tags=["penalty"], session_id=s.id, entry_no=no,
+                              players=[sc.offender], origin="penalty", in_tx=True))
+
+        no, sc = led.record(e, then=then if as_precedent else None)
+        _report(ctx, no, sc, led)
+        sid = led.require_open().id
+    if made:
+        click.echo(f"kept as precedent {made[0]} (`wiezen precedent show {made[0]}`)")
+    elif e.reason.strip() and _interactive():
+        click.echo(
+            "hint: to keep this ruling for next time: wiezen precedent add "
+            f"{shlex.quote(e.reason.strip())} --session {sid} --deal {no} --ruling \"WHAT WAS DECIDED\""
+        )

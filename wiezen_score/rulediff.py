@@ -1,0 +1,78 @@
+"""What changed between two versions of house rules, in the words of the house-rules file.
+
+Pure: takes two parsed :class:`~wiezen_score.rules.HouseRules` and lists the keys whose values differ,
+named as in the TOML file (``penalty``, ``all_pass.double``, ``contracts.samen.made``), e.g.
+``penalty: 5 -> 10``. Used for the precedent that `wiezen rules add` records when it replaces house rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import HouseRules, MiserieContract, TrickContract
+
+__all__ = ["flatten_rules", "diff_rules"]
+
+_TRICK_FIELDS = (
+    ("team", "team"), ("aliases", "aliases"), ("levels", "levels"), ("made", "made"), ("lost", "lost"),
+    ("overtrick", "overtrick"), ("overtrick_cap", "overtrick_cap"), ("promote", "promote"),
+    ("undertrick", "undertrick"), ("all_tricks", "all_tricks"), ("all_tricks_times", "all_tricks_times"),
+)  # fmt: skip
+_MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"))
+
+
+def flatten_rules(r: HouseRules) -> dict[str, Any]:
+    """Every value of ``r`` under its dotted TOML key (defaults included, so a left-out key compares equal)."""
+    out: dict[str, Any] = {
+        "description": r.description,
+        "penalty": r.penalty,
+        "multi_miserie": r.multi_miserie,
+        "all_pass.dealer": r.all_pass_dealer,
+        "all_pass.double": r.all_pass_double,
+    }
+    for c in r.contracts:
+        fields = _TRICK_FIELDS if isinstance(c, TrickContract) else _MISERIE_FIELDS
+        for key, attr in fields:
+            out[f"contracts.{c.name}.{key}"] = getattr(c, attr)
+    return out
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "(none)"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, tuple):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+def diff_rules(old: HouseRules, new: HouseRules) -> list[str]:
+    """The differences, one ``key: old -> new`` per changed value, in file order.
+
+    Changed values come first; then one line per contract that disappears, changes kind (tricks <-> miserie)
+    or appears (``contracts.solo: added``).
+    """
+    out: list[str] = []
+    if old.name != new.name:
+        out.append(f"name: {_show(old.name)} -> {_show(new.name)}")
+    a, b = flatten_rules(old), flatten_rules(new)
+    old_kinds = {c.name: isinstance(c, MiserieContract) for c in old.contracts}
+    new_kinds = {c.name: isinstance(c, MiserieContract) for c in new.contracts}
+    for key, v in a.items():
+        parts = key.split(".")
+        if parts[0] == "contracts" and (parts[1] not in new_kinds or old_kinds[parts[1]] != new_kinds[parts[1]]):
+            continue
+        if key in b and b[key] != v:
+            out.append(f"{key}: {_show(v)} -> {_show(b[key])}")
+    for name in old_kinds:
+        if name not in new_kinds:
+            out.append(f"contracts.{name}: removed")
+        elif old_kinds[name] != new_kinds[name]:
+            out.append(f"contracts.{name}: replaced by a {'miserie' if new_kinds[name] else 'trick'} contract")
+    for c in new.contracts:
+        if c.name not in old_kinds:
+            out.append(f"contracts.{c.name}: added")
+    return out
