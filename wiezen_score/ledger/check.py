@@ -1,0 +1,313 @@
+"""`wiezen check`: the ledger's own bean-check.
+
+Reads the database with plain SQL (it must not trust the data it checks, so it does not go through
+:class:`Ledger`'s readers) and returns the problems as data, one small frozen record per problem:
+
+- ``integrity``: SQLite's ``PRAGMA integrity_check`` is not ok;
+- ``foreign-key``: a row refers to a row that does not exist (``PRAGMA foreign_key_check``);
+- ``triggers``: an append-only trigger is missing, so rows could be changed behind the ledger's back;
+- ``sum``: an entry's points do not add up to 0, or it has no points rows at all;
+- ``chain``: the append-only chain is broken: a voided entry does not point at what voided it, an
+  amendment does not point at the entry it replaced, two entries that count share a number;
+- ``totals``: a session's stored totals (a cache kept by triggers) differ from the sum of its entries;
+- ``session``: a session's seats or stored house rules cannot be used;
+- ``rescore``: an entry that counts, re-scored from its deal line in the session's fold under the
+  session's stored house rules, differs from what is stored (points, takers, dealer, multiplier, or the
+  table state after it).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import WiezenError
+
+APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats")
+REQUIRED_TRIGGERS = tuple(
+    f"{t}_no_{op}" for t in APPEND_ONLY_TABLES for op in ("update", "delete")
+) + ("sessions_keep_history", "sessions_no_delete")
+
+
+@dataclass(frozen=True)
+class Problem:
+    check: str  # integrity | foreign-key | triggers | sum | chain | totals | session | rescore
+    message: str
+    session_id: int | None = None
+    entry_no: int | None = None  # the entry's number on its session's sheet
+    entry_id: int | None = None  # the row id in the entries table
+
+    def where(self) -> str:
+        parts = []
+        if self.session_id is not None:
+            parts.append(f"session {self.session_id}")
+        if self.entry_no is not None:
+            parts.append(f"entry #{self.entry_no}")
+        if self.entry_id is not None:
+            parts.append(f"(id {self.entry_id})")
+        return " ".join(parts)
+
+    def line(self) -> str:
+        where = self.where()
+        return f"{self.check}: {where + ': ' if where else ''}{self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check, "session": self.session_id, "entry": self.entry_no, "entry_id": self.entry_id,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    problems: tuple[Problem, ...]
+    sessions: int = 0
+    entries: int = 0
+    voided: int = 0
+    rescored: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _pts(v: float) -> str:
+    v = float(v)
+    s = str(int(v)) if v.is_integer() else f"{v:g}"
+    return s if v < 0 else "+" + s
+
+
+def _fmt_points(d: dict[str, float]) -> str:
+    return ", ".join(f"{p} {_pts(v)}" for p, v in d.items()) or "(none)"
+
+
+def check_ledger(conn: sqlite3.Connection) -> CheckResult:
+    """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself."""
+    problems: list[Problem] = []
+    counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
+    for step in (_integrity, _foreign_keys, _triggers, _sums, _chain, _totals, _evenings, _rescore):
+        try:
+            step(conn, problems, counts)
+        except sqlite3.DatabaseError as e:
+            if "malformed" in str(e).lower() or "not a database" in str(e).lower():
+                problems.append(Problem(
+                    "integrity", f"the file is damaged ({e}): restore a backup (`wiezen db path` lists those made before upgrades)",
+                ))
+                break  # every further check would stumble on the same damage
+            problems.append(Problem("integrity", f"the {step.__name__.strip('_')} check could not read the ledger: {e}"))
+    return CheckResult(tuple(problems), counts["sessions"], counts["entries"], counts["voided"], counts["rescored"])
+
+
+def _integrity(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+    if rows != ["ok"]:
+        problems.extend(Problem("integrity", f"SQLite integrity_check: {r}") for r in rows)
+
+
+def _foreign_keys(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    for table, rowid, parent, _fkid in conn.execute("PRAGMA foreign_key_check").fetchall():
+        if table == "entries" and rowid is not None:
+            sid_no = conn.execute("SELECT session_id, no FROM entries WHERE id = ?", (rowid,)).fetchone()
+            problems.append(Problem(
+                "foreign-key", f"the entry refers to a missing row of {parent}",
+                sid_no[0] if sid_no else None, sid_no[1] if sid_no else None, rowid,
+            ))
+        else:
+            what = f"row {rowid} of {table}" if rowid is not None else f"a row of {table}"
+            problems.append(Problem("foreign-key", f"{what} refers to a missing row of {parent}"))
+
+
+def _triggers(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    for name in REQUIRED_TRIGGERS:
+        if name not in have:
+            problems.append(Problem(
+                "triggers", f"the append-only trigger {name} is missing: rows can be changed behind the ledger's back",
+            ))
+
+
+def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    # points are whole or half numbers: exact in binary floating point, so the sum is exactly 0
+    for eid, sid, no, n, total in conn.execute(
+        "SELECT e.id, e.session_id, e.no, count(ep.entry_id), total(ep.points) FROM entries e "
+        "LEFT JOIN entry_points ep ON ep.entry_id = e.id GROUP BY e.id HAVING count(ep.entry_id) = 0 OR total(ep.points) != 0 "
+        "ORDER BY e.session_id, e.no, e.id"
+    ):
+        if n == 0:
+            problems.append(Problem("sum", "the entry has no points at all (not even 0 for the players of the deal)", sid, no, eid))
+        else:
+            problems.append(Problem("sum", f"the points add up to {_pts(total)}, not 0", sid, no, eid))
+
+
+def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    # an amendment voids the entry it replaces, pointing at the amendment; the amendment points back
+    for eid, sid, no, action, by, b_replaces, b_sid, b_no, b_exists in conn.execute(
+        "SELECT e.id, e.session_id, e.no, v.action, v.by_entry, b.replaces, b.session_id, b.no, b.id IS NOT NULL "
+        "FROM voids v JOIN entries e ON e.id = v.entry_id LEFT JOIN entries b ON b.id = v.by_entry "
+        "ORDER BY e.session_id, e.no, e.id"
+    ):
+        if action == "undo":
+            if by is not None:
+                problems.append(Problem("chain", f"voided by undo, yet it points at entry id {by}", sid, no, eid))
+            continue
+        if by is None:
+            problems.append(Problem("chain", "voided by an amendment that it does not name", sid, no, eid))
+        elif not b_exists:
+            problems.append(Problem("chain", f"voided by entry id {by}, which does not exist", sid, no, eid))
+        elif b_replaces != eid or b_sid != sid or b_no != no:
+            problems.append(Problem(
+                "chain", f"voided by entry id {by}, but that entry (session {b_sid}, #{b_no}) does not replace it", sid, no, eid,
+            ))
+    for eid, sid, no, rep, r_sid, r_no, action, by in conn.execute(
+        "SELECT e.id, e.session_id, e.no, e.replaces, r.session_id, r.no, v.action, v.by_entry FROM entries e "
+        "LEFT JOIN entries r ON r.id = e.replaces LEFT JOIN voids v ON v.entry_id = e.replaces "
+        "WHERE e.replaces IS NOT NULL ORDER BY e.session_id, e.no, e.id"
+    ):
+        if r_sid is None:
+            problems.append(Problem("chain", f"replaces entry id {rep}, which does not exist", sid, no, eid))
+        elif r_sid != sid or r_no != no:
+            problems.append(Problem("chain", f"replaces entry id {rep} (session {r_sid}, #{r_no}): another session or number", sid, no, eid))
+        elif action != "amend" or by != eid:
+            how = "is not voided" if action is None else f"is voided by {action}" + (f" (entry id {by})" if by else "")
+            problems.append(Problem("chain", f"replaces entry id {rep}, but that entry {how}", sid, no, eid))
+    for sid, no, n in conn.execute(
+        "SELECT e.session_id, e.no, count(*) FROM entries e WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+        "GROUP BY e.session_id, e.no HAVING count(*) > 1 ORDER BY e.session_id, e.no"
+    ):
+        problems.append(Problem("chain", f"{n} entries that count share this number (one should void the other)", sid, no))
+
+
+def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    """The per-session totals cache (schema 4 on), when there is one, must equal the summed entries."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_totals'").fetchone() is None:
+        return
+    for sid, name, cached, summed in conn.execute(
+        "WITH summed AS (SELECT e.session_id AS sid, ep.player_id AS pid, sum(ep.points) AS pts FROM entry_points ep "
+        "  JOIN entries e ON e.id = ep.entry_id WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+        "  GROUP BY e.session_id, ep.player_id), "
+        "keys AS (SELECT sid, pid FROM summed UNION SELECT session_id, player_id FROM session_totals) "
+        "SELECT k.sid, coalesce(p.name, 'player id ' || k.pid), coalesce(t.points, 0), coalesce(s.pts, 0) FROM keys k "
+        "LEFT JOIN summed s ON s.sid = k.sid AND s.pid = k.pid "
+        "LEFT JOIN session_totals t ON t.session_id = k.sid AND t.player_id = k.pid "
+        "LEFT JOIN players p ON p.id = k.pid "
+        "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) ORDER BY k.sid, k.pid"
+    ):
+        problems.append(Problem("totals", f"the stored total of {name} is {_pts(cached)}, the entries add up to {_pts(summed)}", sid))
+
+
+def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    """The standings' per-evening figures (player_evenings, migration m003), when there are some, must equal
+    the summed entries."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_evenings'").fetchone() is None:
+        return
+    from .club import check_player_evenings
+
+    for sid, message in check_player_evenings(conn):
+        problems.append(Problem("totals", message, sid))
+
+
+def _rescore(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    from ..rules import parse_rules
+    from ..session import EntryInput, TableState, apply
+
+    counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+    counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]
+    rules_cache: dict[str, Any] = {}
+    sessions = conn.execute("SELECT id, rules_name, rules_toml, first_dealer FROM sessions ORDER BY id").fetchall()
+    counts["sessions"] = len(sessions)
+    for sid, rules_name, rules_toml, first_dealer in sessions:
+        seats = conn.execute(
+            "SELECT st.seat, st.player_id, p.name FROM seats st LEFT JOIN players p ON p.id = st.player_id "
+            "WHERE st.session_id = ? ORDER BY st.seat",
+            (sid,),
+        ).fetchall()
+        if [s[0] for s in seats] != list(range(len(seats))) or not 4 <= len(seats) <= 6 or any(s[2] is None for s in seats):
+            problems.append(Problem("session", f"the seats are not 4 to 6 known players in seats 0..n-1: {seats}", sid))
+            continue
+        if not 0 <= first_dealer < len(seats):
+            problems.append(Problem("session", f"the first dealer's seat {first_dealer} is not at the table", sid))
+            continue
+        players = tuple(s[2] for s in seats)
+        names = {s[1]: s[2] for s in seats}
+        try:
+            rules = rules_cache.get(rules_toml)
+            if rules is None:
+                rules = rules_cache[rules_toml] = parse_rules(rules_toml, f"house rules '{rules_name}' of session {sid}")
+        except WiezenError as e:
+            problems.append(Problem("session", f"its stored house rules cannot be read: {e}", sid))
+            continue
+        points: dict[int, dict[str, float]] = {}
+        takers: dict[int, dict[str, bool]] = {}
+        strangers: dict[int, list[int]] = {}
+        for eid, pid, v, taker, made in conn.execute(
+            "SELECT ep.entry_id, ep.player_id, ep.points, ep.taker, ep.made FROM entry_points ep JOIN entries e "
+            "ON e.id = ep.entry_id WHERE e.session_id = ? AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+            "ORDER BY ep.entry_id, ep.player_id",
+            (sid,),
+        ):
+            if pid not in names:
+                strangers.setdefault(eid, []).append(pid)
+                continue
+            points.setdefault(eid, {})[names[pid]] = float(v)
+            if taker:
+                takers.setdefault(eid, {})[names[pid]] = bool(made)
+        state = TableState(first_dealer, 1)
+        deal_players: dict[int, tuple[str, ...]] = {}
+        order = {p: i for i, p in enumerate(players)}
+        for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason, nd, nm) in conn.execute(
+            "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
+            "e.reason, e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no, e.id",
+            (sid,),
+        ):
+            counts["rescored"] += 1
+            if eid in strangers:
+                problems.append(Problem("rescore", f"points for player id(s) {strangers[eid]}, who do not sit at this table", sid, no, eid))
+            if offender_id is not None and offender_id not in names:
+                problems.append(Problem("rescore", f"the offender (player id {offender_id}) does not sit at this table", sid, no, eid))
+            e = EntryInput(
+                str(kind), str(text) if kind == "deal" else "", names.get(offender_id, "") if offender_id is not None else "",
+                bool(round_), reason or "", deal_no, str(text).endswith(" over-troel"),
+            )
+            try:
+                sc = apply(e, rules, players, state, deal_players)
+            except WiezenError as err:
+                problems.append(Problem("rescore", f"'{text}' cannot be re-scored: {err}", sid, no, eid))
+                if 0 <= nd < len(players) and nm >= 1:
+                    state = TableState(nd, nm)  # go on from what the ledger says the state was
+                continue
+            except Exception as err:  # noqa: BLE001 - data the scorer never wrote can break it in any way
+                problems.append(Problem("rescore", f"'{text}' cannot be re-scored ({type(err).__name__}: {err})", sid, no, eid))
+                continue
+            diffs: list[str] = []
+            if sc.kind != kind:
+                diffs.append(f"kind {kind}, re-scored {sc.kind}")
+            if sc.text != text:
+                diffs.append(f"text '{text}', re-scored '{sc.text}'")
+            if (sc.contract or None) != (contract or None):
+                diffs.append(f"contract {contract}, re-scored {sc.contract or None}")
+            if sc.dealer != dealer:
+                diffs.append(f"dealer {_seat(players, dealer)}, re-scored {players[sc.dealer]}")
+            if sc.multiplier != mult:
+                diffs.append(f"multiplier x{mult}, re-scored x{sc.multiplier}")
+            stored = dict(sorted(points.get(eid, {}).items(), key=lambda kv: order[kv[0]]))
+            fresh = {p: float(v) for p, v in sc.points.items()}
+            if stored != fresh:
+                diffs.append(f"points {_fmt_points(stored)}; re-scored {_fmt_points(fresh)}")
+            elif takers.get(eid, {}) != dict(sc.takers):
+                diffs.append(f"takers {takers.get(eid, {})}, re-scored {dict(sc.takers)}")
+            if (sc.after.dealer, sc.after.pending) != (nd, nm):
+                diffs.append(
+                    f"next dealer {_seat(players, nd)} x{nm}, re-scored {players[sc.after.dealer]} x{sc.after.pending}"
+                )
+            if diffs:
+                problems.append(Problem("rescore", "stored " + "; ".join(diffs), sid, no, eid))
+            if sc.kind == "deal":
+                deal_players[no] = tuple(sc.points)
+            state = sc.after
+
+
+def _seat(players: tuple[str, ...], seat: Any) -> str:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"
