@@ -1,0 +1,477 @@
+"""`wiezen play`: the scorer at the table types one line per deal and sees the sheet as it goes.
+
+The lines are those of a session file (shared/INTERFACE.md), plus a few commands (sheet, explain, settle,
+help, quit). Every line that records something is its own transaction, so a recorded deal stays recorded
+whatever happens to the process afterwards.
+
+Two modes, chosen by whether stdin is a terminal:
+- interactive: a prompt showing the next entry and dealer, readline editing, history and tab completion,
+  coloured errors, and a y/N confirmation before undo, amend and end;
+- piped (a file or a script): no prompt, no colour, no confirmation; a bad line is reported on stderr as
+  ``Error: line N: ...`` and skipped; the exit status is 1 at the end when any line failed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+import click
+
+from ..errors import WiezenError
+from ..scoring import fmt, signed
+from .session_cmds import _db, recorded_line
+
+COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "quit", "redeal", "settle", "sheet", "undo")
+HEADER_WORDS = ("players", "rules", "session")
+QUIT_WORDS = ("quit", "exit", "q")
+
+HELP = """\
+Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
+  samen 8 jan+piet 9            a deal: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS
+  grote-miserie jan 0 piet 2    miseries: PLAYER TRICKS for each player on it
+  pas                           rondje pas (everybody passed)
+  redeal [REASON]               carte blanche, misdeal: the same dealer deals again
+  penalty P [REASON]            strafpunten for P; 'penalty P round [REASON]': P buys a round
+  undo [REASON]                 void the last entry that counts (asks y/N)
+  amend N LINE                  correct entry N, e.g. 'amend 3 s 8 j+p 8' (asks y/N)
+  explain N                     how entry N was scored
+  sheet [N]                     the whole sheet, or its last N rows
+  settle [CENTS]                who pays whom now (at CENTS a point)
+  end                           close the session (asks y/N)
+  help, quit                    this text; stop (the session stays open: 'wiezen play' resumes it)
+Without an open session:
+  session "Café De Kroon" [YYYY-MM-DD]   rules NAME   then: players jan piet mieke lotte [dealer NAME]"""
+
+
+class Stop(Exception):
+    """End of the input (quit, or a line after which nothing can go on in piped mode)."""
+
+
+class Table:
+    """The state of one `play` run: the ledger, the settings typed before `players`, how to show things."""
+
+    def __init__(self, led: Any, interactive: bool, last: int, color: bool) -> None:
+        self.led = led
+        self.interactive = interactive
+        self.last = last
+        self.color = color
+        self.name = ""
+        self.date = ""
+        self.rules: Any = None  # HouseRules typed with `rules` before `players`
+        self.rules_text = ""
+        self.ask: Callable[[str], bool] = lambda question: True
+
+    # -- output ------------------------------------------------------------------------------------------
+    def echo(self, text: str = "") -> None:
+        click.echo(text)
+
+    def error(self, message: str, lineno: int | None = None) -> None:
+        where = f"line {lineno}: " if lineno is not None and not self.interactive else ""
+        click.echo(click.style(f"Error: {where}{message}", fg="red") if self.color else f"Error: {where}{message}",
+                   err=True, color=self.color)
+
+    def show(self, s: Any, last: int | None = -1) -> None:
+        """The last rows of the sheet, the running totals and what comes next."""
+        from .sheet import render_sheet, sheet_doc
+
+        text = render_sheet(sheet_doc(self.led, s), self.last if last == -1 else last)
+        lines = text.splitlines()
+        self.echo("\n".join(lines[1:] if last == -1 else lines))  # the session's heading only on `sheet`
+
+    # -- the prompt ----------------------------------------------------------------------------------------
+    def prompt(self) -> str:
+        s = self.led.open_session()
+        if s is None:
+            return "[no session] > "
+        state, no = self.led.state(s)
+        x = f" x{state.pending}" if state.pending > 1 else ""
+        return f"[#{no} {s.players[state.dealer]} deals{x}] > "
+
+    def banner(self) -> str:
+        s = self.led.open_session()
+        if s is None:
+            return ("No open session: start one with 'players jan piet mieke lotte' (before it, optionally "
+                    "'rules rupelstreek' and 'session \"Café De Kroon\"'). Type help for the commands.")
+        where = ", ".join(x for x in (s.name, s.date) if x)
+        return (f"Session {s.id} ({where}; {s.rules_name}): {', '.join(s.players)}. "
+                "Type help for the commands, quit to stop.")
+
+    # -- one line --------------------------------------------------------------------------------------------
+    def handle(self, raw: str) -> None:
+        """Act on one line. Raises WiezenError for a bad line (nothing recorded), Stop to end."""
+        from ..abbrev import expand_line
+        from ..sessionfile import Amend, Header, Undo, parse_line
+
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return
+        words = line.split()
+        head = words[0].lower()
+        if head in QUIT_WORDS and len(words) == 1:
+            raise Stop()
+        if head in ("help", "?"):
+            self.echo(self.help_text())
+            return
+        if head in ("sheet", "explain", "settle", "end"):
+            getattr(self, f"cmd_{head}")(words[1:])
+            return
+        s = self.led.open_session()
+        rules = s.rules if s is not None else self.rules
+        item = parse_line(expand_line(line, rules) if rules is not None else line)
+        if item is None:
+            return
+        if isinstance(item, Header):
+            self.header(item, s)
+            return
+        if s is None:
+            raise WiezenError("no open session: start one with 'players jan piet mieke lotte' (see help)")
+        if isinstance(item, Undo):
+            self.undo(s, item)
+        elif isinstance(item, Amend):
+            self.amend(s, item, line)
+        else:
+            self.led.record(item)
+            self.show(s)
+
+    def header(self, item: Any, s: Any) -> None:
+        from .. import ledger
+        from ..dates import parse_date
+        from ..deal import resolve_player
+        from .common import rules_from_spec
+
+        if s is not None:
+            msg = (f"session {s.id} is open ({', '.join(s.players)}): '{item.key}' lines come before a session "
+                   "starts; type 'end' to close this one first")
+            if self.interactive:
+                raise WiezenError(msg)
+            # piped: the lines that follow belong to another session; recording them here would be wrong
+            raise Stop(msg + "; stopped reading, so that the lines after it are not recorded in this session")
+        if item.key == "session":
+            self.name = item.name or self.name
+            self.date = parse_date(item.date).isoformat() if item.date else self.date
+            self.echo(f"the next session: {', '.join(x for x in (self.name, self.date) if x) or 'no name'}")
+            return
+        if item.key == "rules":
+            self.rules, self.rules_text = rules_from_spec(item.rules, self.led.rules_text)
+            self.echo(f"house rules for the next session: {self.rules.name}")
+            return
+        names = list(item.players)
+        ledger.check_player_names(names)
+        first = names.index(resolve_player(item.dealer, names)) if item.dealer else 0
+        if self.rules is None:
+            self.rules, self.rules_text = rules_from_spec("whisthub", self.led.rules_text)
+        if not self.date:
+            import datetime
+
+            self.date = datetime.date.today().isoformat()
+        with self.led.write():
+            names = [self.led.known_player_name(n) for n in names]
+            sid = self.led.start_session(names, self.rules.name, self.rules_text, first, self.name, self.date)
+        self.name, self.date, self.rules, self.rules_text = "", "", None, ""
+        s = self.led.session(sid)
+        self.echo(f"session {sid} started: {', '.join(names)} under the house rules {s.rules_name}; "
+                  f"{names[first]} deals first")
+        self.show(s)
+
+    def undo(self, s: Any, item: Any) -> None:
+        counting = [r for r in self.led.entries(s) if not r.voided]
+        if not counting:
+            raise WiezenError("nothing to undo: the session has no entries that count")
+        last = counting[-1]
+        if not self.ask(f"undo #{last.no} {last.text}{' - ' + last.reason if last.reason else ''}?"):
+            self.echo("not undone")
+            return
+        row = self.led.undo(item.reason)
+        self.echo(f"voided #{row.no} {row.text}")
+        self.show(s)
+
+    def amend(self, s: Any, item: Any, line: str) -> None:
+        from ..abbrev import expand_line
+
+        old = [r for r in self.led.entries(s) if r.no == item.no and not r.voided]
+        if not old:
+            if any(r.no == item.no for r in self.led.entries(s)):
+                raise WiezenError(f"entry {item.no} is voided: amend an entry that counts")
+            raise WiezenError(f"no entry {item.no} in this session")
+        new_text = " ".join(expand_line(line, s.rules).split()[2:])
+        if not self.ask(f"amend #{item.no} {old[0].text} -> {new_text}?"):
+            self.echo("not amended")
+            return
+        sc, rescored = self.led.amend(item.no, item.entry, item.reason)
+        self.echo(recorded_line(item.no, sc, s.players) + " (amended)")
+        if rescored:
+            self.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
+        self.show(s)
+
+    # -- commands -----------------------------------------------------------------------------------------
+    def _open(self) -> Any:
+        s = self.led.open_session()
+        if s is None:
+            raise WiezenError("no open session: start one with 'players jan piet mieke lotte' (see help)")
+        return s
+
+    def cmd_sheet(self, args: list[str]) -> None:
+        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
+            raise WiezenError("sheet takes nothing, or how many rows to show: 'sheet 10'")
+        self.show(self._open(), int(args[0]) if args else None)
+
+    def cmd_explain(self, args: list[str]) -> None:
+        from .sheet import explain_doc, render_explain
+
+        if len(args) != 1 or not args[0].isdigit():
+            raise WiezenError("explain takes an entry number: 'explain 4'")
+        self.echo(render_explain(explain_doc(self.led, self._open(), int(args[0]))))
+
+    def cmd_settle(self, args: list[str]) -> None:
+        from ..settle import format_money, settle
+
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            raise WiezenError("settle takes nothing, or the cents a point is worth: 'settle 10'")
+        cents = int(args[0]) if args else None
+        s = self._open()
+        totals = self.led.totals(s.id)
+        self.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+        payments = settle(totals, cents)
+        if not payments:
+            self.echo("everybody is square: nobody pays")
+        for p in payments:
+            money = f" ({format_money(p.cents)})" if p.cents is not None else ""
+            self.echo(f"  {p.payer} pays {p.payee} {fmt(p.amount)}{money}")
+
+    def cmd_end(self, args: list[str]) -> None:
+        if args:
+            raise WiezenError("end takes nothing after it")
+        s = self._open()
+        if not self.ask(f"end session {s.id} ({', '.join(s.players)})? It cannot be reopened"):
+            self.echo("still open")
+            return
+        self.led.end_session()
+        totals = self.led.totals(s.id)
+        self.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+
+    def help_text(self) -> str:
+        from ..abbrev import ABBREVIATIONS, abbreviations
+
+        s = self.led.open_session()
+        rules = s.rules if s is not None else self.rules
+        if rules is not None:
+            pairs = abbreviations(rules)
+            head = f"Contract abbreviations (house rules {rules.name}): "
+        else:
+            pairs = list(ABBREVIATIONS.items())
+            head = "Contract abbreviations (those the session's house rules have): "
+        return HELP + "\n" + head + ", ".join(f"{a}={c}" for a, c in pairs)
+
+    # -- completion ------------------------------------------------------------------------------------------
+    def candidates(self, before: str, text: str) -> list[str]:
+        """What may complete ``text``, the word being typed after ``before`` (the line up to that word)."""
+        from ..rules import PRESETS
+        from ..session import active_players
+
+        words = before.split()
+        s = self.led.open_session()
+        low = text.casefold()
+        if s is None:
+            if not words:
+                pool = [*HEADER_WORDS, "help", "quit"]
+            elif words[0].lower() == "rules" and len(words) == 1:
+                pool = [*PRESETS, *(n for n, _ in self.led.added_rules())]
+            else:
+                pool = []
+            return sorted(w + " " for w in pool if w.casefold().startswith(low))
+        rules = s.rules
+        contracts = [w for c in rules.contracts for w in (c.name, *c.aliases)]
+        entry_words = [*contracts, "pas", "redeal", "penalty"]
+        if not words:
+            pool = sorted({*COMMAND_WORDS, *contracts})
+            return [w + " " for w in pool if w.startswith(low)]
+        head = words[0].lower()
+        players = list(s.players)
+        if head in ("sheet", "explain", "settle", "end", "undo", "redeal", "pas", "help", "quit"):
+            return []
+        if head == "amend":
+            if len(words) == 1:
+                return []
+            if len(words) == 2:
+                return [w + " " for w in entry_words if w.startswith(low)]
+        elif head == "penalty":
+            if len(words) == 2:
+                return ["round "] if "round".startswith(low) and low else []
+            if len(words) > 2:
+                return []
+        else:
+            state, _ = self.led.state(s)
+            players = list(active_players(s.players, state.dealer))
+        return [p + self._after_player(words, before, rules) for p in players if p.casefold().startswith(low)]
+
+    @staticmethod
+    def _after_player(words: list[str], before: str, rules: Any) -> str:
+        """'+' after the first taker of a team contract (s 8 j<TAB> gives 'jan+'), else a space."""
+        from ..abbrev import expand_word
+        from ..rules import TrickContract
+
+        if words[0].lower() == "amend":
+            words = words[2:]
+        if not words or not before or not before[-1].isspace():
+            return " "  # right after a '+': the partner
+        contract = rules.find(expand_word(words[0], rules) or words[0])
+        typed = [w for w in words[1:] if not w.isdigit()]
+        if isinstance(contract, TrickContract) and contract.team and not typed:
+            return "+"
+        return " "
+
+
+def _setup_readline(table: Table, history: str | None) -> Callable[[], None]:
+    """Line editing, history and tab completion; returns what to run at the end (saving the history)."""
+    try:
+        import readline
+    except ImportError:  # no readline on this platform: plain input() still works
+        return lambda: None
+    matches: list[str] = []
+
+    def complete(text: str, state: int) -> str | None:
+        nonlocal matches
+        if state == 0:
+            try:
+                buf = readline.get_line_buffer()
+                matches = table.candidates(buf[: readline.get_begidx()], text)
+            except Exception:  # completion must never break the prompt
+                matches = []
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t+")
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+    if not history:
+        return lambda: None
+    try:
+        readline.read_history_file(history)
+    except OSError:
+        pass
+    readline.set_history_length(1000)
+
+    def save() -> None:
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(history)), exist_ok=True)
+            readline.write_history_file(history)
+        except OSError:
+            pass  # not writable: the evening goes on without history
+
+    return save
+
+
+def _forget_last_input() -> None:
+    """Keep the y/N answers of confirmations out of the history."""
+    try:
+        import readline
+    except ImportError:
+        return
+    n = readline.get_current_history_length()
+    if n:
+        readline.remove_history_item(n - 1)
+
+
+def default_history() -> str:
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("wiezen", appauthor=False), "play_history")
+
+
+@click.command()
+@click.option("--last", default=6, show_default=True, type=click.IntRange(min=1),
+              help="How many rows of the sheet to show after each entry.")
+@click.option("--history", "history", type=click.Path(dir_okay=False), metavar="FILE",
+              help="The prompt's history file (default: play_history in the user data folder).")
+@click.option("--no-history", is_flag=True, help="Keep no history of the lines typed.")
+@click.pass_context
+def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -> None:
+    """The scorer at the table: type one line per deal and see the sheet as it goes.
+
+    Resumes the open session, or starts one with a 'players' line. The lines are those of a session
+    file (see `wiezen replay --help`); players may be named by any unambiguous prefix, contracts by
+    their abbreviations (s samen, a alleen, t troel, ab abondance, so solo, ss solo-slim, km kleine-miserie,
+    gm grote-miserie, om open-miserie, pc piccolo); `help` at the prompt lists everything.
+
+    With stdin from a pipe or a file there is no prompt and no confirmation: each bad line is
+    reported on stderr with its line number and skipped, and the exit status is 1 if any line failed.
+
+    \b
+    Example:
+        $ wiezen play
+        [no session] > rules rupelstreek
+        [no session] > players jan piet mieke lotte
+        [#1 jan deals] > s 8 j+p 9
+        [#2 piet deals] > pas
+    """
+    import sqlite3
+
+    from .. import ledger
+
+    interactive = sys.stdin.isatty()
+    color = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    failed = 0
+    with ledger.open_ledger(_db(ctx)) as led:
+        table = Table(led, interactive, last, color)
+        finish: Callable[[], None] = lambda: None
+        if interactive:
+            finish = _setup_readline(table, None if no_history else (history or default_history()))
+
+            def ask(question: str) -> bool:
+                try:
+                    answer = input(f"{question} [y/N] ")
+                except (EOFError, KeyboardInterrupt):
+                    click.echo()
+                    return False
+                if answer.strip():
+                    _forget_last_input()
+                return answer.strip().lower() in ("y", "yes", "j", "ja")
+
+            table.ask = ask
+            table.echo(table.banner())
+            s = led.open_session()
+            if s is not None and led.state(s)[1] > 1:
+                table.show(s)
+        lineno = 0
+        try:
+            while True:
+                if interactive:
+                    try:
+                        raw = input(table.prompt())
+                    except EOFError:
+                        click.echo()
+                        break
+                    except KeyboardInterrupt:  # Ctrl-C drops the line being typed, like a shell
+                        click.echo()
+                        continue
+                else:
+                    raw = sys.stdin.readline()
+                    if not raw:
+                        break
+                lineno += 1
+                try:
+                    table.handle(raw)
+                except Stop as e:
+                    if e.args:
+                        table.error(str(e.args[0]), lineno)
+                        failed += 1
+                    break
+                except WiezenError as e:
+                    table.error(str(e), lineno)
+                    failed += 1
+                except sqlite3.Error as e:
+                    table.error(str(ledger.db_error(e, led.path)), lineno)
+                    failed += 1
+                except Exception as e:  # a bug must not end the evening: say so and go on
+                    if os.environ.get("WIEZEN_DEBUG"):
+                        raise
+                    table.error(f"unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)", lineno)
+                    failed += 1
+        finally:
+            finish()
+    if failed and not interactive:
+        ctx.exit(1)
