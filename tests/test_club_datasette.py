@@ -1,0 +1,110 @@
+"""The ledger in Datasette: the `standings` and `scoresheet` views, and `wiezen db datasette-metadata`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from _club_helpers import ALL, record_weeks, standings
+from _ledger_helpers import ROOT, ok
+
+from wiezen_score.ledger import MIGRATION_NAMES, _migration_list
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "wiezen-club.db"
+    record_weeks(path, tmp_path)
+    return path
+
+
+def query(db, sql):
+    conn = sqlite3.connect(str(db))
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute(sql)]
+    finally:
+        conn.close()
+
+
+def test_migration_registered_in_order():
+    assert [n for n, _ in _migration_list()] == list(MIGRATION_NAMES)
+    assert "m003_club_views" in MIGRATION_NAMES
+
+
+def test_standings_view_matches_the_command(db):
+    view = query(db, "SELECT * FROM standings")
+    cmd = standings(db)
+    assert [r["player"] for r in view] == [d["player"] for d in ALL]
+    for v, c in zip(view, cmd, strict=True):
+        for k, x in v.items():
+            assert c[k] == pytest.approx(x), k
+
+
+def test_scoresheet_view(db):
+    rows = query(db, "SELECT * FROM scoresheet")
+    n = query(db, "SELECT count(*) AS n FROM entry_points")[0]["n"]
+    assert len(rows) == n
+    week2 = [r for r in rows if r["session"] == "Week 2"]
+    voided = {r["entry"] for r in week2 if r["voided"]}
+    assert voided == {"alleen 6 jan 6"}
+    counted = {}
+    for r in week2:
+        if not r["voided"]:
+            counted[r["player"]] = counted.get(r["player"], 0) + r["points"]
+    assert counted == {"jan": -11, "piet": -31, "mieke": 21, "lotte": 21}
+    samen = [r for r in week2 if r["entry"] == "samen 8 mieke+lotte 8"]
+    assert {r["player"]: (r["taker"], r["made"], r["multiplier"], r["dealer"]) for r in samen} == {
+        "mieke": (1, 1, 2, "jan"), "lotte": (1, 1, 2, "jan"), "jan": (0, None, 2, "jan"), "piet": (0, None, 2, "jan"),
+    }
+
+
+def test_metadata_labels_what_is_there(db):
+    meta = json.loads(ok(db, "db", "datasette-metadata").stdout)
+    assert list(meta["databases"]) == ["wiezen-club"]  # Datasette names a database after its file
+    tables = meta["databases"]["wiezen-club"]["tables"]
+    conn = sqlite3.connect(str(db))
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    for name in names - {"sqlite_sequence", "sqlite_stat1"}:
+        assert name in tables, f"{name} has no label"
+        assert tables[name].get("description") or tables[name].get("hidden"), name
+    for name, t in tables.items():
+        if name not in names:
+            continue  # e.g. a table of a later migration
+        cols = {r[1] for r in conn.execute(f"PRAGMA table_info({name})")}
+        assert set(t.get("columns", {})) <= cols, (name, set(t.get("columns", {})) - cols)
+        if name in ("standings", "scoresheet", "entries", "entry_points", "sessions", "players", "voids"):
+            assert set(t["columns"]) == cols, name  # every column labelled
+        for c in ("label_column", "sort_desc"):
+            if c in t:
+                assert t[c] in cols
+        for f in t.get("facets", []):
+            assert f in cols
+    conn.close()
+
+
+def test_readme_documents_datasette():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'datasette "$(wiezen db path)"' in readme
+    assert "wiezen db datasette-metadata" in readme
+
+
+def test_example_metadata_file_is_current():
+    example = ROOT / "examples" / "datasette-metadata.json"
+    if not example.exists():
+        pytest.skip("no example metadata file")
+    from wiezen_score.ledger.club import datasette_metadata
+
+    assert json.loads(example.read_text(encoding="utf-8")) == datasette_metadata("wiezen")
+
+
+def test_views_exist_in_an_upgraded_old_ledger(tmp_path):
+    old = tmp_path / "old.db"
+    old.write_bytes((Path(ROOT) / "tests" / "data" / "ledger-schema1.db").read_bytes())
+    cmd = standings(old)  # a ledger of schema 1 is upgraded (views included) before it is read
+    view = query(old, "SELECT player, points FROM standings")
+    assert [(d["player"], d["points"]) for d in cmd] == [(r["player"], r["points"]) for r in view]
+    assert len(view) > 0

@@ -1,0 +1,365 @@
+"""The club commands: standings, export, import, settle; and the HTML page of one evening's sheet."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from typing import Any
+
+import click
+
+from ..errors import WiezenError
+from .session_cmds import _db
+
+FORMATS = ("table", "csv", "json", "markdown", "html")
+DATE_HELP = "YYYY-MM-DD, today, yesterday, last-week or last-month."
+
+
+def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    from ..dates import parse_when
+
+    today = datetime.date.today()
+    lo = parse_when(since, today).isoformat() if since else None
+    hi = parse_when(until, today).isoformat() if until else None
+    if lo and hi and lo > hi:
+        raise WiezenError(f"--since {lo} is after --until {hi}: nothing can lie in between")
+    return lo, hi
+
+
+def _period(lo: str | None, hi: str | None) -> str:
+    if lo and hi:
+        return f"{lo} to {hi}"
+    if lo:
+        return f"since {lo}"
+    if hi:
+        return f"until {hi}"
+    return "all sessions"
+
+
+def _pct(rate: float | None) -> str:
+    return "" if rate is None else f"{round(rate * 100)}%"
+
+
+def _avg(v: float | int) -> int | float:
+    return round(v, 2) if isinstance(v, float) else v
+
+
+# ------------------------------------------------------------------------------------------------ standings
+
+
+def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
+    """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
+    return [
+        [i + 1, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
+         d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
+        for i, d in enumerate(items)
+    ]  # fmt: skip
+
+
+HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
+
+
+@click.command()
+@click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
+@click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
+@click.option("--format", "out_format", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="table (with a trend sparkline), csv (safe for spreadsheets), json, markdown, or html (one "
+              "self-contained page with a chart).")
+@click.option("--title", help="Title of the html page (default: 'Standings' and the period).")
+@click.pass_context
+def standings(ctx: click.Context, since: str | None, until: str | None, out_format: str, title: str | None) -> None:
+    """The season's standings: per player over the sessions in range, best first.
+
+    Points, evenings played, deals played (a player who sat out a deal did not play it), contracts taken
+    and made as taker (bidder, partner or on miserie) with the success rate, best and worst evening, and
+    the average per evening. Computed from the stored points of the entries that count.
+
+    \b
+    Examples:
+        wiezen standings
+        wiezen standings --since 2026-09-01 --until 2027-06-30
+        wiezen standings --format csv > standings.csv
+        wiezen standings --format html --title "Café De Kroon, season 2026-27" > standings.html
+    """
+    from .. import ledger
+    from ..ledger import club
+
+    lo, hi = _range(since, until)
+    path = ledger.existing_db_path(_db(ctx))
+    items: list[dict[str, Any]] = []
+    series: dict[str, list[tuple[str, Any]]] = {}
+    if path is not None:
+        with ledger.open_ledger(path, readonly=True) as led:
+            items = club.standings(led.conn, lo, hi)
+            if out_format in ("table", "html", "markdown"):
+                by_player = club.season_series(led.conn, lo, hi)
+                series = {d["player"]: by_player[d["player"]] for d in items if d["player"] in by_player}
+    period = _period(lo, hi)
+    if out_format == "json":
+        from .common import echo_json
+
+        echo_json([{"rank": i + 1, **d, "average": _avg(d["average"])} for i, d in enumerate(items)])
+    elif out_format == "csv":
+        from ..render import to_csv
+
+        click.echo(to_csv(HEADERS, standings_rows(items)), nl=False)
+    elif out_format == "html":
+        from ..render import html_page
+
+        rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
+        headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst", "average"]
+        sub = f"{period[:1].upper()}{period[1:]}; as of {datetime.date.today().isoformat()}." if title else ""
+        click.echo(html_page(title or f"Standings, {period}", headers, rows, series, subtitle=sub), nl=False)
+    elif not items:
+        click.echo("no sessions" + (" in that period" if lo or hi else " yet"))
+    else:
+        from ..render import sparkline
+        from ..scoring import signed
+        from .common import table
+
+        def num(v: Any) -> str:
+            return signed(v) if isinstance(v, int) else (f"{v:+.2f}".rstrip("0").rstrip(".") if v else "0")
+
+        rows = [
+            [i + 1, _md(d["player"]) if out_format == "markdown" else d["player"], num(d["points"]), d["sessions"],
+             d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
+             num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
+            for i, d in enumerate(items)
+        ]  # fmt: skip
+        headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst",
+                   "average", "trend"]  # fmt: skip
+        align = ("right", "left") + ("right",) * 9 + ("left",)
+        if out_format == "markdown":
+            click.echo(f"## Standings, {period}\n")
+            click.echo(table(rows, headers, tablefmt="pipe", colalign=align))
+        else:
+            click.echo(f"standings, {period}")
+            click.echo(table(rows, headers, colalign=align))
+
+
+def _md(text: str) -> str:
+    """A markdown table cell: pipes and markup characters escaped, no line breaks."""
+    import re
+
+    flat = " ".join(str(text).split())
+    return re.sub(r"([\\`*_{}\[\]<>()#+!|~-])", r"\\\1", flat)
+
+
+# ---------------------------------------------------------------------------------------------- export/import
+
+
+@click.command()
+@click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
+@click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
+@click.option("--session", "session_id", type=int, help="Export only this session.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="Write to this file instead of stdout.")
+@click.pass_context
+def export(ctx: click.Context, since: str | None, until: str | None, session_id: int | None, output: str) -> None:
+    """Write the sessions (all, a period, or one) as one JSON document.
+
+    Every session with its house-rules snapshot, players in seat order and every entry, voided ones too
+    (with their undo or amendment), plus the precedents log. Sessions and entries carry stable ids:
+    `wiezen import` of the file into another ledger merges it there, and importing it twice adds nothing.
+
+    \b
+    Examples:
+        wiezen export > club.json
+        wiezen export --since 2026-09-01 -o season.json
+        wiezen export --session 12 > evening12.json
+    """
+    import json
+
+    from .. import __version__, ledger
+    from ..ledger import club
+
+    lo, hi = _range(since, until)
+    generator = f"wiezen {__version__}"
+    path = ledger.existing_db_path(_db(ctx))
+    if path is None and session_id is not None:
+        raise WiezenError(f"no session {session_id}: there is no ledger yet")
+
+    def write(out: Any) -> int:
+        if path is None:
+            doc = {"format": club.EXPORT_FORMAT, "version": club.EXPORT_VERSION, "generator": generator,
+                   "selection": {"since": lo, "until": hi, "session": None}, "sessions": []}  # fmt: skip
+            out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            return 0
+        with ledger.open_ledger(path, readonly=True) as led:
+            return club.write_export(led.conn, out, lo, hi, session_id, generator=generator)
+
+    if output == "-":
+        class Echo:
+            def write(self, text: str) -> None:
+                click.echo(text, nl=False)
+
+        write(Echo())
+        return
+    tmp = f"{output}.part"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            n = write(f)
+        os.replace(tmp, output)
+    except OSError as e:
+        raise WiezenError(f"cannot write '{output}': {e.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    click.echo(f"exported {n} session{'' if n == 1 else 's'} to {output}", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--dry-run", is_flag=True, help="Check and report what would be added; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
+@click.pass_context
+def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None:
+    """Merge FILE into this ledger: a `wiezen export` file (`-` for stdin), or another wiezen ledger.
+
+    Sessions, entries, undo/amend history and precedents keep their ids, so importing the same data twice
+    adds nothing, and the ledgers of several tables merge into the club's. Players are matched by name
+    (case does not matter). All or nothing: if anything in FILE has an id known here with other content,
+    the import is refused, the conflicts are listed, and nothing is written.
+
+    \b
+    Examples:
+        wiezen --db club.db import tafel1.json
+        wiezen --db club.db import /media/usb/tafel2/wiezen.db
+    """
+    import json
+    import sys
+
+    from .. import ledger
+    from ..ledger import club
+
+    target = ledger.resolve_path(_db(ctx))
+    if file == "-":
+        try:
+            doc = json.loads(sys.stdin.read())
+        except json.JSONDecodeError as e:
+            raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
+        with ledger.open_ledger(target) as led:
+            report = club.import_doc(led, doc, dry_run=dry_run)
+        kind = "file"
+    elif os.path.exists(target) and os.path.exists(file) and os.path.samefile(file, target):
+        raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
+    else:
+        with club.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
+            report = club.import_doc(led, doc, dry_run=dry_run)
+    if as_json:
+        from .common import echo_json
+
+        echo_json({**report.as_dict(), "dry_run": dry_run, "source": kind})
+        return
+    what = "the ledger" if kind == "ledger" else ""
+    src = f"{what} {file}".strip()
+    if report.precedents_skipped:
+        click.echo("warning: the file has precedents, but this ledger has no precedents log: they were left out", err=True)
+    if not report.added_anything:
+        n = report.unchanged
+        click.echo(f"nothing new in {src}: " + (f"all {n} of its sessions are here already" if n else "it holds no sessions"))
+        return
+    parts = []
+    for n, word in ((report.sessions, "session"), (report.entries, "entry"), (report.voids, "undo/amend"),
+                    (report.ended, "session end"), (report.precedents, "precedent")):  # fmt: skip
+        if n:
+            plural = "entries" if word == "entry" else word + "s"
+            parts.append(f"{n} {word if n == 1 else plural}")
+    verb = "would import" if dry_run else "imported"
+    click.echo(f"{verb} from {src}: " + ", ".join(parts) + (" (dry run: nothing written)" if dry_run else ""))
+
+
+# ---------------------------------------------------------------------------------------------------- settle
+
+
+@click.command()
+@click.option("--session", "session_id", type=int, help="Session ID (default: the open one, else the newest).")
+@click.option("--cents", type=click.IntRange(min=0), metavar="N",
+              help="Play for money: N cents a point (default: points only).")
+@click.option("--json", "as_json", is_flag=True, help="JSON output.")
+@click.pass_context
+def settle(ctx: click.Context, session_id: int | None, cents: int | None, as_json: bool) -> None:
+    """Who pays whom at the end of the evening, in the fewest payments.
+
+    With --cents N every point is worth N eurocents (an old tradition); amounts are rounded to the cent,
+    half up.
+
+    \b
+    Examples:
+        wiezen settle
+        wiezen settle --session 3 --cents 5
+    """
+    from .. import ledger
+    from ..scoring import fmt, plain
+    from ..settle import format_money
+    from ..settle import settle as fewest
+
+    with ledger.open_ledger(_db(ctx), readonly=True) as led:
+        s = led.session(session_id)
+        totals = led.totals(s.id)
+    payments = fewest(totals, cents)
+    if as_json:
+        from .common import echo_json
+
+        echo_json({
+            "session": s.id, "cents": cents, "totals": {p: plain(v) for p, v in totals.items()},
+            "payments": [
+                {"from": p.payer, "to": p.payee, "points": plain(p.amount),
+                 **({"cents": p.cents} if p.cents is not None else {})}
+                for p in payments
+            ],
+        })  # fmt: skip
+        return
+    rate = f", at {cents} cent{'' if cents == 1 else 's'} a point" if cents is not None else ""
+    click.echo(f"session {s.id}: {s.name + ', ' if s.name else ''}{s.date}{rate}")
+    if not payments:
+        click.echo("all square: nobody pays anything")
+        return
+    from .common import table
+
+    rows = []
+    for p in payments:
+        pts = fmt(p.amount)
+        row = [p.payer, "pays", p.payee, f"{pts} point{'' if pts == '1' else 's'}"]
+        if p.cents is not None:
+            row.append(format_money(p.cents))
+        rows.append(row)
+    click.echo(table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])]))
+
+
+# ----------------------------------------------------------------------------------------------- sheet html
+
+
+def sheet_html(doc: dict[str, Any]) -> str:
+    """One evening's sheet (the `sheet --json` document) as a self-contained HTML page with its chart."""
+    from ..render import html_page
+
+    s = doc["session"]
+    players = list(s["players"])
+    running = {p: 0 for p in players}
+    rows: list[list[Any]] = []
+    series: dict[str, list[tuple[str, Any]]] = {p: [("start", 0)] for p in players}
+    for e in doc["entries"]:
+        mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
+        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        if e["voided"]:
+            rows.append([e["no"], e["dealer"], f"{text} (voided)", mark] + ["" for _ in players])
+            continue
+        for p, v in e["points"].items():
+            running[p] = running.get(p, 0) + v
+        rows.append([e["no"], e["dealer"], text, mark] + [running[p] for p in players])
+        for p in players:
+            series[p].append((f"#{e['no']}", running[p]))
+    rows.append(["", "", "totals", ""] + [doc["totals"].get(p, 0) for p in players])
+    title = f"{s['name'] + ', ' if s['name'] else ''}{s['date']}"
+    return html_page(
+        f"Scoresheet: {title}", ["#", "dealer", "entry", "x", *players], rows, series,
+        subtitle=f"Session {s['id']}, house rules {s['rules']}; running totals after each entry.",
+        chart_heading="Points over the evening",
+    )
+
+
+def datasette_metadata_json(db_path: str) -> dict[str, Any]:
+    from ..ledger.club import datasette_metadata
+
+    return datasette_metadata(os.path.splitext(os.path.basename(db_path))[0])

@@ -1,0 +1,1068 @@
+"""The club's side of the ledger: season standings, per-evening series, export and import (merge).
+
+Standings are one SQL query over the stored points of the entries that count (no row in ``voids``), summed per
+evening in ``player_evenings`` by triggers (see below); nothing is re-scored.
+
+Export writes every selected session with its house-rules snapshot, its players in seat order, every entry
+(voided ones too, with their void) and, when the precedents log exists, the precedents. Import merges
+such a document, or another wiezen ledger, into this one in one write transaction: rows are matched by their
+stable ``uid``, so the same data twice adds nothing, and any row whose uid is known here with other content is
+a conflict that refuses the whole import.
+
+History only grows: an import may add sessions, entries, voids and the end of a session that was still open
+here; it never changes or removes anything that is already recorded.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from collections.abc import Iterator
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import WiezenError
+
+EXPORT_FORMAT = "wiezen-export"
+EXPORT_VERSION = 1
+
+# ---------------------------------------------------------------------------------------------- standings
+#
+# ``player_evenings`` holds, per session and player, the figures of the entries that count: points, deals
+# played, contracts taken and made as taker. Triggers keep it in step: a new entry_points row adds to it, a
+# new void takes its entry's rows off again. Entries, points and voids are append-only, so nothing else can
+# change it. The standings are then one GROUP BY over (session, player) rows instead of a sort of every
+# points row of the history: well under a second at a million entries, where the same figures computed from
+# entry_points take seconds. :data:`_REFERENCE` is that direct computation; the tests and
+# :func:`check_player_evenings` hold the table to it.
+
+_PLAYER_EVENINGS = """
+CREATE TABLE player_evenings (        -- per session and player: the entries that count, summed (kept by triggers)
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    points REAL NOT NULL DEFAULT 0,
+    deals INTEGER NOT NULL DEFAULT 0,  -- deals played (a player who sat out has no points row: not his deal)
+    taken INTEGER NOT NULL DEFAULT 0,  -- contracts played as taker (bidder, partner or on miserie)
+    made INTEGER NOT NULL DEFAULT 0,   -- ... and made
+    PRIMARY KEY (session_id, player_id)
+) WITHOUT ROWID;
+CREATE TRIGGER player_evenings_add AFTER INSERT ON entry_points
+BEGIN
+    INSERT INTO player_evenings (session_id, player_id, points, deals, taken, made)
+    SELECT e.session_id, NEW.player_id, NEW.points, e.kind = 'deal', e.kind = 'deal' AND NEW.taker = 1,
+           e.kind = 'deal' AND NEW.taker = 1 AND NEW.made = 1
+    FROM entries e WHERE e.id = NEW.entry_id
+    ON CONFLICT (session_id, player_id) DO UPDATE SET points = points + excluded.points,
+        deals = deals + excluded.deals, taken = taken + excluded.taken, made = made + excluded.made;
+END;
+CREATE TRIGGER player_evenings_void AFTER INSERT ON voids
+BEGIN
+    UPDATE player_evenings SET
+        points = points - (SELECT ep.points FROM entry_points ep
+                           WHERE ep.entry_id = NEW.entry_id AND ep.player_id = player_evenings.player_id),
+        deals = deals - (SELECT e.kind = 'deal' FROM entries e WHERE e.id = NEW.entry_id),
+        taken = taken - (SELECT e.kind = 'deal' AND ep.taker = 1 FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                         WHERE e.id = NEW.entry_id AND ep.player_id = player_evenings.player_id),
+        made = made - (SELECT e.kind = 'deal' AND ep.taker = 1 AND ep.made = 1 FROM entries e
+                       JOIN entry_points ep ON ep.entry_id = e.id
+                       WHERE e.id = NEW.entry_id AND ep.player_id = player_evenings.player_id)
+    WHERE session_id = (SELECT session_id FROM entries WHERE id = NEW.entry_id)
+      AND player_id IN (SELECT player_id FROM entry_points WHERE entry_id = NEW.entry_id);
+END;
+"""
+
+# The same figures straight from entry_points of the entries that count (no row in voids), per session and
+# player; ``{sessions}`` is a query giving the sessions' ids.
+_REFERENCE = """
+SELECT e.session_id AS session_id, ep.player_id AS player_id, total(ep.points) AS points,
+       sum(e.kind = 'deal') AS deals, sum(e.kind = 'deal' AND ep.taker = 1) AS taken,
+       sum(e.kind = 'deal' AND ep.taker = 1 AND ep.made = 1) AS made
+FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+WHERE e.session_id IN ({sessions}) AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)
+GROUP BY e.session_id, ep.player_id"""
+
+# Every seat of the selected sessions (a player at the table who has no entry yet has an evening of 0).
+_EVENINGS = """
+evening AS (
+  SELECT st.session_id AS sid, st.player_id AS pid, coalesce(pe.points, 0.0) AS pts,
+         coalesce(pe.deals, 0) AS deals, coalesce(pe.taken, 0) AS taken, coalesce(pe.made, 0) AS made
+  FROM sessions s JOIN seats st ON st.session_id = s.id
+  LEFT JOIN {evenings} pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id
+  WHERE {where}
+)"""
+
+_AGGREGATE = """
+SELECT p.name AS player, total(ev.pts) AS points, count(*) AS sessions, sum(ev.deals) AS deals,
+       sum(ev.taken) AS taken, sum(ev.made) AS made,
+       CASE WHEN sum(ev.taken) > 0 THEN round(1.0 * sum(ev.made) / sum(ev.taken), 4) END AS success_rate,
+       max(ev.pts) AS best, min(ev.pts) AS worst, round(avg(ev.pts), 2) AS average
+FROM evening ev JOIN players p ON p.id = ev.pid
+GROUP BY ev.pid
+ORDER BY points DESC, p.name COLLATE NOCASE"""
+
+_IN_RANGE = "(:since IS NULL OR s.date >= :since) AND (:until IS NULL OR s.date <= :until)"
+
+_STANDINGS = "WITH" + _EVENINGS.format(evenings="player_evenings", where=_IN_RANGE) + _AGGREGATE
+_STANDINGS_REFERENCE = (
+    "WITH" + _EVENINGS.format(
+        evenings="(" + _REFERENCE.format(sessions="SELECT s.id FROM sessions s WHERE " + _IN_RANGE) + ")",
+        where=_IN_RANGE,
+    ) + _AGGREGATE
+)  # fmt: skip
+
+STANDINGS_COLUMNS = (
+    "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average",
+)  # fmt: skip
+
+# The views a Datasette user sees (created by migration m003_club_views).
+STANDINGS_VIEW = "CREATE VIEW standings AS WITH" + _EVENINGS.format(evenings="player_evenings", where="1") + _AGGREGATE
+
+SCORESHEET_VIEW = """CREATE VIEW scoresheet AS
+SELECT s.id AS session_id, s.date AS date, s.name AS session, s.rules_name AS rules, e.no AS no, e.kind AS kind,
+       e.text AS entry, e.contract AS contract, e.multiplier AS multiplier, d.name AS dealer, p.name AS player,
+       ep.points AS points, ep.taker AS taker, ep.made AS made,
+       (v.entry_id IS NOT NULL) AS voided, v.action AS voided_by, e.reason AS reason, e.id AS entry_id
+FROM entries e
+JOIN sessions s ON s.id = e.session_id
+JOIN entry_points ep ON ep.entry_id = e.id
+JOIN players p ON p.id = ep.player_id
+LEFT JOIN seats ds ON ds.session_id = e.session_id AND ds.seat = e.dealer
+LEFT JOIN players d ON d.id = ds.player_id
+LEFT JOIN voids v ON v.entry_id = e.id
+ORDER BY s.date, s.id, e.no, e.id, p.name"""
+
+
+def club_views_migration(db: Any) -> None:
+    """Migration m003: the ``player_evenings`` table and its triggers (filled from the history so far), and
+    the ``standings`` and ``scoresheet`` views."""
+    from . import _statements
+
+    for stmt in _statements(_PLAYER_EVENINGS):
+        db.execute(stmt)
+    db.execute(
+        "INSERT INTO player_evenings (session_id, player_id, points, deals, taken, made) "
+        + _REFERENCE.format(sessions="SELECT id FROM sessions")
+    )
+    db.execute(STANDINGS_VIEW)
+    db.execute(SCORESHEET_VIEW)
+
+
+def _num(v: float | int | None) -> int | float | None:
+    if v is None:
+        return None
+    f = float(v)
+    return int(f) if f.is_integer() else f
+
+
+def standings(
+    conn: sqlite3.Connection, since: str | None = None, until: str | None = None, reference: bool = False
+) -> list[dict[str, Any]]:
+    """Per player over the sessions dated ``since`` .. ``until`` (inclusive, ``YYYY-MM-DD``), best first.
+
+    One query over ``player_evenings``; with ``reference``, the same figures straight from entry_points.
+    """
+    q = _STANDINGS_REFERENCE if reference else _STANDINGS
+    rows = conn.execute(q, {"since": since, "until": until}).fetchall()
+    out = []
+    for r in rows:
+        d = dict(zip(STANDINGS_COLUMNS, r))
+        for k in ("points", "best", "worst", "average"):
+            d[k] = _num(d[k])
+        out.append(d)
+    return out
+
+
+def check_player_evenings(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    """Where ``player_evenings`` differs from the figures computed from entry_points: (session id, message)
+    pairs, none when it is in step."""
+    ref = _REFERENCE.format(sessions="SELECT id FROM sessions")
+    out = []
+    for sid, name, *vals in conn.execute(
+        f"WITH ref AS ({ref}), "
+        "keys AS (SELECT session_id, player_id FROM ref UNION SELECT session_id, player_id FROM player_evenings) "
+        "SELECT k.session_id, coalesce(p.name, 'player id ' || k.player_id), "
+        "  coalesce(pe.points, 0), coalesce(pe.deals, 0), coalesce(pe.taken, 0), coalesce(pe.made, 0), "
+        "  coalesce(r.points, 0), coalesce(r.deals, 0), coalesce(r.taken, 0), coalesce(r.made, 0) "
+        "FROM keys k LEFT JOIN ref r ON r.session_id = k.session_id AND r.player_id = k.player_id "
+        "LEFT JOIN player_evenings pe ON pe.session_id = k.session_id AND pe.player_id = k.player_id "
+        "LEFT JOIN players p ON p.id = k.player_id "
+        "WHERE coalesce(pe.points, 0) <> coalesce(r.points, 0) OR coalesce(pe.deals, 0) <> coalesce(r.deals, 0) "
+        "   OR coalesce(pe.taken, 0) <> coalesce(r.taken, 0) OR coalesce(pe.made, 0) <> coalesce(r.made, 0) "
+        "ORDER BY k.session_id, k.player_id"
+    ):
+        a, b = (" ".join(str(_num(v)) for v in part) for part in (vals[:4], vals[4:]))
+        out.append((sid, f"the standings' figures (points deals taken made) of {name} are {a}; the entries give {b}"))
+    return out
+
+
+def season_series(
+    conn: sqlite3.Connection, since: str | None = None, until: str | None = None
+) -> dict[str, list[tuple[str, int | float]]]:
+    """Each player's cumulative points after every evening he played, in date order: ``{player: [(label, n)]}``.
+
+    The label is the session's date (``2026-11-27``), with ``#id`` added when several sessions share a date.
+    """
+    rows = conn.execute(
+        "SELECT s.id, s.date, p.name, coalesce(pe.points, 0.0) FROM sessions s "
+        "JOIN seats st ON st.session_id = s.id JOIN players p ON p.id = st.player_id "
+        "LEFT JOIN player_evenings pe ON pe.session_id = s.id AND pe.player_id = st.player_id "
+        f"WHERE {_IN_RANGE} ORDER BY s.date, s.id, st.seat",
+        {"since": since, "until": until},
+    ).fetchall()
+    per_day: dict[str, set[int]] = {}
+    for sid, date, _, _ in rows:
+        per_day.setdefault(date, set()).add(sid)
+    out: dict[str, list[tuple[str, int | float]]] = {}
+    running: dict[str, float] = {}
+    for sid, date, name, pts in rows:
+        label = date if len(per_day[date]) == 1 else f"{date} #{sid}"
+        running[name] = running.get(name, 0.0) + float(pts)
+        out.setdefault(name, []).append((label, _num(running[name]) or 0))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- export
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+
+
+_SESSION_COLS = "s.id, s.uid, s.name, s.date, s.rules_name, s.rules_toml, s.first_dealer, s.started_at, s.ended_at, s.source_hash"
+
+
+def _selected(
+    conn: sqlite3.Connection, since: str | None, until: str | None, session_id: int | None
+) -> list[tuple[Any, ...]]:
+    """The session rows of a selection, oldest first."""
+    # only the conditions that apply, so that SQLite uses the indexes (an "x IS NULL OR ..." defeats them)
+    where = ["1"]
+    if since is not None:
+        where.append("s.date >= :since")
+    if until is not None:
+        where.append("s.date <= :until")
+    if session_id is not None:
+        where.append("s.id = :sid")
+    rows = conn.execute(
+        f"SELECT {_SESSION_COLS} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.date, s.id",
+        {"since": since, "until": until, "sid": session_id},
+    ).fetchall()
+    if session_id is not None and not rows:
+        raise WiezenError(f"no session {session_id} (see `wiezen sessions`)")
+    return rows
+
+
+def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
+    """One session of the export document, from its row in ``sessions`` (three indexed reads)."""
+    sid = r[0]
+    players = [n for (n,) in conn.execute(
+        "SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ? ORDER BY st.seat",
+        (sid,),
+    )]  # fmt: skip
+    points: dict[int, dict[str, int | float]] = {}
+    takers: dict[int, dict[str, bool]] = {}
+    for eid, name, v, taker, made in conn.execute(
+        "SELECT ep.entry_id, p.name, ep.points, ep.taker, ep.made FROM entries e "
+        "JOIN entry_points ep ON ep.entry_id = e.id JOIN players p ON p.id = ep.player_id "
+        "LEFT JOIN seats st ON st.session_id = e.session_id AND st.player_id = ep.player_id "
+        "WHERE e.session_id = ? ORDER BY e.id, st.seat",
+        (sid,),
+    ):
+        points.setdefault(eid, {})[name] = _num(v) or 0
+        if taker:
+            takers.setdefault(eid, {})[name] = bool(made)
+    entries = [
+        {
+            "uid": e[1], "no": e[2], "kind": e[3], "text": e[4], "contract": e[5], "dealer": e[6], "multiplier": e[7],
+            "offender": e[8], "round": bool(e[9]), "deal_no": e[10], "reason": e[11], "next_dealer": e[12],
+            "next_multiplier": e[13], "replaces": e[14], "created_at": e[15],
+            "points": points.get(e[0], {}), "takers": takers.get(e[0], {}),
+            "void": None if e[16] is None else {"action": e[16], "by": e[17], "reason": e[18], "created_at": e[19]},
+        }
+        for e in conn.execute(
+            "SELECT e.id, e.uid, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, o.name, e.round, e.deal_no, "
+            "e.reason, e.next_dealer, e.next_multiplier, r.uid, e.created_at, v.action, b.uid, v.reason, v.created_at "
+            "FROM entries e LEFT JOIN players o ON o.id = e.offender_id LEFT JOIN entries r ON r.id = e.replaces "
+            "LEFT JOIN voids v ON v.entry_id = e.id LEFT JOIN entries b ON b.id = v.by_entry "
+            "WHERE e.session_id = ? ORDER BY e.id",
+            (sid,),
+        )
+    ]  # fmt: skip
+    return {
+        "uid": r[1], "name": r[2], "date": r[3], "rules_name": r[4], "rules_toml": r[5], "first_dealer": r[6],
+        "started_at": r[7], "ended_at": r[8], "source_hash": r[9], "players": players, "entries": entries,
+    }  # fmt: skip
+
+
+def _has_precedents(conn: sqlite3.Connection) -> bool:
+    return has_table(conn, "precedents") and has_table(conn, "precedent_versions")
+
+
+def _header(since: str | None, until: str | None, session_id: int | None, generator: str) -> dict[str, Any]:
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "generator": generator,
+        "selection": {"since": since, "until": until, "session": session_id},
+    }
+
+
+def export_doc(
+    conn: sqlite3.Connection,
+    since: str | None = None,
+    until: str | None = None,
+    session_id: int | None = None,
+    generator: str = "",
+) -> dict[str, Any]:
+    """The export document (see the README's "Club" section) for the selected sessions, in memory."""
+    rows = _selected(conn, since, until, session_id)
+    doc = _header(since, until, session_id, generator)
+    doc["sessions"] = [_session_doc(conn, r) for r in rows]
+    if _has_precedents(conn):
+        doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], session_id, since, until)
+    return doc
+
+
+def write_export(
+    conn: sqlite3.Connection,
+    out: Any,
+    since: str | None = None,
+    until: str | None = None,
+    session_id: int | None = None,
+    generator: str = "",
+) -> int:
+    """Write the export document to the text stream ``out`` one session at a time (memory stays small however
+    long the history). The same JSON as :func:`export_doc`. Returns the number of sessions written."""
+    import json
+
+    rows = _selected(conn, since, until, session_id)
+
+    def dump(value: Any, indent: str) -> str:
+        return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
+
+    out.write("{\n")
+    for k, v in _header(since, until, session_id, generator).items():
+        out.write(f" {json.dumps(k)}: {dump(v, ' ')},\n")
+    out.write(' "sessions": [')
+    for i, r in enumerate(rows):
+        out.write(("," if i else "") + "\n  " + dump(_session_doc(conn, r), "  "))
+    out.write("\n ]" if rows else "]")
+    if _has_precedents(conn):
+        out.write(',\n "precedents": ' + dump(_export_precedents(conn, [r[1] for r in rows], session_id, since, until), " "))
+    out.write("\n}\n")
+    return len(rows)
+
+
+def _export_precedents(
+    conn: sqlite3.Connection, session_uids: list[str], session_id: int | None, since: str | None, until: str | None
+) -> list[dict[str, Any]]:
+    """The precedents log with every version of its text; session and entry named by their uids.
+
+    With ``--session``: the precedents of that session. With a date range: those of the exported sessions and
+    those without a session dated in the range. Otherwise all of them.
+    """
+    import json
+
+    wanted = set(session_uids)
+    versions: dict[int, list[dict[str, Any]]] = {}
+    for pid, version, title, ruling, tags, note, edited_at in conn.execute(
+        "SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions "
+        "ORDER BY precedent_id, version"
+    ):
+        versions.setdefault(pid, []).append({
+            "version": version, "title": title, "ruling": ruling, "tags": json.loads(tags), "note": note,
+            "edited_at": edited_at,
+        })  # fmt: skip
+    out = []
+    for pid, uid, date, s_uid, entry_no, e_uid, players, origin, created_at in conn.execute(
+        "SELECT p.id, p.uid, p.date, s.uid, p.entry_no, e.uid, p.players, p.origin, p.created_at FROM precedents p "
+        "LEFT JOIN sessions s ON s.id = p.session_id LEFT JOIN entries e ON e.id = p.entry_id ORDER BY p.id"
+    ):
+        if s_uid is not None:
+            if (session_id is not None or since or until) and s_uid not in wanted:
+                continue
+        elif session_id is not None or (since and date < since) or (until and date > until):
+            continue
+        out.append({
+            "uid": uid, "date": date, "session": s_uid, "entry_no": entry_no, "entry": e_uid,
+            "players": json.loads(players), "origin": origin, "created_at": created_at,
+            "versions": versions.get(pid, []),
+        })  # fmt: skip
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- import
+
+_KINDS = ("deal", "pass", "redeal", "penalty")
+_SESSION_KEYS = ("uid", "name", "date", "rules_name", "rules_toml", "first_dealer", "started_at", "ended_at",
+                 "source_hash", "players", "entries")  # fmt: skip
+_PRECEDENT_KEYS = ("uid", "date", "session", "entry_no", "entry", "players", "origin", "created_at", "versions")
+_ENTRY_FIELDS = ("no", "kind", "text", "contract", "dealer", "multiplier", "offender", "round", "deal_no", "reason",
+                 "next_dealer", "next_multiplier", "replaces", "created_at", "points", "takers")  # fmt: skip
+
+
+@dataclass
+class ImportReport:
+    sessions: int = 0  # sessions added
+    entries: int = 0  # entries added (to new and known sessions)
+    voids: int = 0  # undo/amend voids added (to new entries and to entries already here)
+    ended: int = 0  # sessions open here that the import closed
+    precedents: int = 0
+    precedents_skipped: bool = False  # the file has precedents, but this ledger has no precedents log
+    unchanged: int = 0  # sessions already here in full
+    session_ids: list[int] = field(default_factory=list)
+
+    @property
+    def added_anything(self) -> bool:
+        return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sessions_added": self.sessions, "entries_added": self.entries, "voids_added": self.voids,
+            "sessions_ended": self.ended, "precedents_added": self.precedents, "sessions_unchanged": self.unchanged,
+            "session_ids": self.session_ids,
+        }  # fmt: skip
+
+
+class _Bad(Exception):
+    pass
+
+
+def _need(cond: bool, where: str, what: str) -> None:
+    if not cond:
+        raise _Bad(f"{where}: {what}")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def _opt_str(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+def validate_header(doc: Any) -> None:
+    """Check an export document's top level (its sessions are checked one by one, see :func:`check_session`)."""
+    try:
+        _need(isinstance(doc, dict), "the file", "is not a wiezen export (a JSON object was expected)")
+        _need(doc.get("format") == EXPORT_FORMAT, "the file", f'is not a wiezen export (no "format": "{EXPORT_FORMAT}")')
+        version = doc.get("version")
+        _need(_is_int(version), "the file", '"version" must be a whole number')
+        _need(version <= EXPORT_VERSION, "the file",
+              f"was exported by a newer wiezen (format version {version}; this one reads up to {EXPORT_VERSION}): upgrade wiezen")
+        sessions = doc.get("sessions")
+        _need(isinstance(sessions, (list, Iterator)), "the file", '"sessions" must be a list')
+        precs = doc.get("precedents")
+        _need(precs is None or isinstance(precs, list), "the file", '"precedents" must be a list')
+    except _Bad as e:
+        raise WiezenError(f"cannot import: {e}") from None
+
+
+def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
+    """Check the shape of the ``i``-th session of an export document; raises WiezenError naming the bad part."""
+    from ..dates import parse_date
+    from . import _rules_cache, check_player_names
+
+    try:
+        w = f"sessions[{i}]"
+        _need(isinstance(s, dict), w, "must be an object")
+        missing = [k for k in _SESSION_KEYS if k not in s]
+        _need(not missing, w, f"lacks {', '.join(missing)}")
+        _need(isinstance(s["uid"], str) and s["uid"] != "", w, '"uid" must be a non-empty text')
+        _need(s["uid"] not in seen_sessions, w, f"uid {s['uid']} appears twice in the file")
+        seen_sessions.add(s["uid"])
+        w = f"session {s['uid']}"
+        for k in ("name", "date", "rules_name", "rules_toml", "started_at"):
+            _need(isinstance(s[k], str), w, f'"{k}" must be text')
+        for k in ("ended_at", "source_hash"):
+            _need(_opt_str(s[k]), w, f'"{k}" must be text or null')
+        try:
+            _need(parse_date(s["date"]).isoformat() == s["date"], w, f"bad date {s['date']!r}")
+            _rules_cache(s["rules_toml"], s["rules_name"])
+        except WiezenError as e:
+            raise _Bad(f"{w}: {e}") from None
+        players = s["players"]
+        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, '"players" must be a list of names')
+        try:
+            check_player_names(players)
+        except WiezenError as e:
+            raise _Bad(f"{w}: {e}") from None
+        n = len(players)
+        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, '"first_dealer" must be a seat number')
+        seated = {p.casefold(): p for p in players}
+        _need(isinstance(s["entries"], list), w, '"entries" must be a list')
+        uids_here: set[str] = set()
+        for j, e in enumerate(s["entries"]):
+            we = f"{w}, entries[{j}]"
+            _need(isinstance(e, dict), we, "must be an object")
+            missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
+            _need(not missing, we, f"lacks {', '.join(missing)}")
+            _need(isinstance(e["uid"], str) and e["uid"] != "", we, '"uid" must be a non-empty text')
+            _need(e["uid"] not in seen_entries, we, f"uid {e['uid']} appears twice in the file")
+            seen_entries.add(e["uid"])
+            we = f"{w}, entry {e['uid']}"
+            _need(e["kind"] in _KINDS, we, f"kind must be one of {', '.join(_KINDS)}")
+            for k in ("no", "multiplier", "next_multiplier"):
+                _need(_is_int(e[k]) and e[k] >= 1, we, f'"{k}" must be a whole number, 1 or more')
+            for k in ("dealer", "next_dealer"):
+                _need(_is_int(e[k]) and 0 <= e[k] < n, we, f'"{k}" must be a seat number')
+            _need(e["deal_no"] is None or _is_int(e["deal_no"]), we, '"deal_no" must be a number or null')
+            _need(isinstance(e["round"], bool), we, '"round" must be true or false')
+            for k in ("text", "reason", "created_at"):
+                _need(isinstance(e[k], str), we, f'"{k}" must be text')
+            for k in ("contract", "offender", "replaces"):
+                _need(_opt_str(e[k]), we, f'"{k}" must be text or null')
+            _need(e["offender"] is None or e["offender"].casefold() in seated, we, "the offender is not at the table")
+            _need(e["replaces"] is None or e["replaces"] in uids_here, we,
+                  "it replaces an entry that is not listed before it in its session")
+            pts = e["points"]
+            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, '"points" must map players to numbers')
+            _need(all(p.casefold() in seated for p in pts), we, "points for a player who is not at the table")
+            _need(len({p.casefold() for p in pts}) == len(pts), we, "a player has points twice")
+            _need(math.fsum(float(v) for v in pts.values()) == 0, we, "the points do not add up to 0")
+            tk = e["takers"]
+            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, '"takers" must map players to true/false')
+            _need(all(p in pts for p in tk), we, "a taker without points")
+            v = e["void"]
+            if v is not None:
+                _need(isinstance(v, dict), we, '"void" must be an object or null')
+                _need(v.get("action") in ("undo", "amend"), we, 'the void\'s "action" must be undo or amend')
+                _need(_opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
+                      'an amend void names the entry that replaced it ("by"), an undo does not')
+                _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
+                      'the void needs "reason" and "created_at" texts')
+            uids_here.add(e["uid"])
+        for j, e in enumerate(s["entries"]):
+            v = e["void"]
+            if v is not None and v["by"] is not None:
+                _need(v["by"] in uids_here, f"{w}, entry {e['uid']}", "voided by an entry that is not in its session")
+    except _Bad as e:
+        raise WiezenError(f"cannot import: {e}") from None
+
+
+def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The content of an entry that must be identical for the same uid (its void is compared apart)."""
+    out: list[Any] = []
+    for k in _ENTRY_FIELDS:
+        v = e[k]
+        if k == "points":
+            v = tuple(sorted((p.casefold(), float(x)) for p, x in v.items()))
+        elif k == "takers":
+            v = tuple(sorted((p.casefold(), bool(x)) for p, x in v.items()))
+        elif k == "offender" and v is not None:
+            v = v.casefold()
+        elif k == "round":
+            v = bool(v)
+        out.append(v)
+    return tuple(out)
+
+
+def _norm_void(v: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+    return None if v is None else (v["action"], v["by"], v["reason"], v["created_at"])
+
+
+def _session_label(s: Mapping[str, Any]) -> str:
+    return f"session {s['uid'][:8]} ({s['date']}{', ' + s['name'] if s['name'] else ''})"
+
+
+def _differences(here: Mapping[str, Any], there: Mapping[str, Any], keys: Iterable[str]) -> list[str]:
+    out = []
+    for k in keys:
+        a, b = here[k], there[k]
+        if k == "players":
+            a, b = [p.casefold() for p in a], [p.casefold() for p in b]
+        if a != b:
+            out.append(k)
+    return out
+
+
+def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> ImportReport:
+    """Merge an export document into the ledger ``led`` in one write transaction (all or nothing).
+
+    Raises WiezenError, with nothing written, when the document is malformed or conflicts with this ledger.
+    """
+    validate_header(doc)
+    report = ImportReport()
+    conflicts: list[str] = []
+    conn: sqlite3.Connection = led.conn
+    seen_sessions: set[str] = set()
+    seen_entries: set[str] = set()
+
+    class _DryRun(Exception):
+        pass
+
+    try:
+        with led.write():
+            open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
+            touched: list[int] = []
+            for i, s in enumerate(doc["sessions"]):
+                check_session(s, i, seen_sessions, seen_entries)
+                row = conn.execute(f"SELECT {_SESSION_COLS} FROM sessions s WHERE s.uid = ?", (s["uid"],)).fetchone()
+                local = None if row is None else _session_doc(conn, row)
+                if local is None:
+                    sid = _add_session(led, s, open_row, conflicts)
+                    if sid is None:
+                        continue
+                    if s["ended_at"] is None:
+                        open_row = (sid, s["uid"])
+                    report.sessions += 1
+                    added, voids = _add_entries(led, sid, s, s["entries"], conflicts)
+                    report.entries += added
+                    report.voids += voids
+                    report.session_ids.append(sid)
+                    touched.append(sid)
+                    continue
+                sid = row[0]
+                diff = _differences(local, s, ("name", "date", "rules_name", "rules_toml", "first_dealer",
+                                               "started_at", "source_hash", "players"))
+                if local["ended_at"] is not None and s["ended_at"] is not None and local["ended_at"] != s["ended_at"]:
+                    diff.append("ended_at")
+                if diff:
+                    conflicts.append(f"{_session_label(local)} is here with another {', '.join(diff)}")
+                    continue
+                local_entries = {e["uid"]: e for e in local["entries"]}
+                new_entries = []
+                new_voids = []
+                for e in s["entries"]:
+                    mine = local_entries.get(e["uid"])
+                    if mine is None:
+                        new_entries.append(e)
+                        continue
+                    if _norm_entry(mine) != _norm_entry(e):
+                        a, b = _norm_entry(mine), _norm_entry(e)
+                        fields = [k for k, x, y in zip(_ENTRY_FIELDS, a, b) if x != y]
+                        conflicts.append(
+                            f"{_session_label(local)}, entry {mine['no']} ({e['uid'][:8]}) is here with another "
+                            f"{', '.join(fields)}"
+                        )
+                        continue
+                    if mine["void"] is None and e["void"] is not None:
+                        new_voids.append(e)
+                    elif mine["void"] is not None and e["void"] is not None and _norm_void(mine["void"]) != _norm_void(e["void"]):
+                        conflicts.append(
+                            f"{_session_label(local)}, entry {mine['no']} ({e['uid'][:8]}) was voided differently here"
+                        )
+                added, voids = _add_entries(led, sid, s, new_entries, conflicts, new_voids)
+                report.entries += added
+                report.voids += voids
+                ended = local["ended_at"] is None and s["ended_at"] is not None
+                if ended:
+                    conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (s["ended_at"], sid))
+                    report.ended += 1
+                    if open_row and open_row[0] == sid:
+                        open_row = None
+                if added or new_voids or ended:
+                    report.session_ids.append(sid)
+                    touched.append(sid)
+                else:
+                    report.unchanged += 1
+            for sid in touched:
+                dup = conn.execute(
+                    "SELECT e.no FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
+                    "(SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY e.no HAVING count(*) > 1 LIMIT 1",
+                    (sid,),
+                ).fetchone()
+                if dup:
+                    conflicts.append(
+                        f"session {sid}: entry {dup[0]} would count twice (the file and this ledger recorded "
+                        "different entries after a common start: the ledgers have diverged)"
+                    )
+            precs = doc.get("precedents")
+            if precs:
+                if has_table(conn, "precedents") and has_table(conn, "precedent_versions"):
+                    report.precedents = _import_precedents(conn, precs, conflicts)
+                else:
+                    report.precedents_skipped = True
+            if conflicts:
+                shown = "; ".join(conflicts[:5]) + (f"; and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
+                raise WiezenError(
+                    f"import refused, nothing was written: {len(conflicts)} conflict{'s' if len(conflicts) > 1 else ''}"
+                    f" (same id, other content): {shown}"
+                )
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    return report
+
+
+def _player_ids(led: Any, names: Sequence[str]) -> list[int]:
+    return [led.player_id(led.known_player_name(n)) for n in names]
+
+
+def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[str]) -> int | None:
+    conn = led.conn
+    if s["source_hash"] is not None:
+        row = conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (s["source_hash"],)).fetchone()
+        if row:
+            conflicts.append(
+                f"{_session_label(s)} was recorded from the same session file as session {row[0]} here, under "
+                "another id (the evening would count twice)"
+            )
+            return None
+    if s["ended_at"] is None and open_row is not None:
+        conflicts.append(
+            f"{_session_label(s)} is still open in the file, and this ledger has an open session already "
+            f"(session {open_row[0]}): end one of them (`wiezen session end`), then import again"
+        )
+        return None
+    pids = _player_ids(led, s["players"])
+    cur = conn.execute(
+        "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (s["uid"], s["name"], s["date"], s["rules_name"], s["rules_toml"], s["first_dealer"], s["started_at"],
+         s["ended_at"], s["source_hash"]),
+    )
+    sid = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)", [(sid, i, p) for i, p in enumerate(pids)]
+    )
+    return sid
+
+
+def _add_entries(
+    led: Any,
+    sid: int,
+    s: Mapping[str, Any],
+    entries: Sequence[Mapping[str, Any]],
+    conflicts: list[str],
+    extra_voids: Sequence[Mapping[str, Any]] = (),
+) -> tuple[int, int]:
+    """Insert ``entries`` (in file order) into session ``sid``, then their voids and ``extra_voids``.
+
+    Returns the numbers of entries and voids added."""
+    conn = led.conn
+    seats = {name.casefold(): pid for name, pid in conn.execute(
+        "SELECT p.name, p.id FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,)
+    )}
+    local_id = {uid: eid for uid, eid in conn.execute("SELECT uid, id FROM entries WHERE session_id = ?", (sid,))}
+    added = voids = 0
+    for e in entries:
+        replaces = local_id.get(e["replaces"]) if e["replaces"] is not None else None
+        if e["replaces"] is not None and replaces is None:
+            conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} replaces an entry that is not here")
+            continue
+        clash = conn.execute("SELECT session_id FROM entries WHERE uid = ?", (e["uid"],)).fetchone()
+        if clash:
+            conflicts.append(f"entry {e['uid'][:8]} of {_session_label(s)} is here already, in session {clash[0]}")
+            continue
+        cur = conn.execute(
+            "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
+            "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (e["uid"], sid, e["no"], e["kind"], e["text"], e["contract"], e["dealer"], e["multiplier"],
+             seats[e["offender"].casefold()] if e["offender"] else None, int(e["round"]), e["deal_no"], e["reason"],
+             e["next_dealer"], e["next_multiplier"], replaces, e["created_at"]),
+        )
+        eid = int(cur.lastrowid or 0)
+        local_id[e["uid"]] = eid
+        tk = {p.casefold(): m for p, m in e["takers"].items()}
+        conn.executemany(
+            "INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)",
+            [(eid, seats[p.casefold()], float(v), int(p.casefold() in tk),
+              int(tk[p.casefold()]) if p.casefold() in tk else None) for p, v in e["points"].items()],
+        )
+        added += 1
+    for e in [*entries, *extra_voids]:
+        v = e["void"]
+        if v is None or e["uid"] not in local_id:
+            continue
+        by = local_id.get(v["by"]) if v["by"] is not None else None
+        if v["by"] is not None and by is None:
+            conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} is voided by an entry that is not here")
+            continue
+        conn.execute(
+            "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+            (local_id[e["uid"]], v["action"], by, v["reason"], v["created_at"]),
+        )
+        voids += 1
+    return added, voids
+
+
+def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts: list[str]) -> int:
+    """Add the precedents and precedent versions not here yet (matched by uid; a precedent's versions only grow).
+
+    Returns how many precedents and later versions were added.
+    """
+    import json
+
+    sess_id = {uid: sid for sid, uid in conn.execute("SELECT id, uid FROM sessions")}
+    added = 0
+    for i, p in enumerate(precs):
+        try:
+            _need(isinstance(p, dict), f"precedents[{i}]", "must be an object")
+            missing = [k for k in _PRECEDENT_KEYS if k not in p]
+            _need(not missing, f"precedents[{i}]", f"lacks {', '.join(missing)}")
+            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", '"uid" must be a non-empty text')
+            w = f"precedent {p['uid'][:8]}"
+            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, '"date" and "created_at" must be text')
+            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, '"session" and "entry" must be uids or null')
+            _need(p["entry_no"] is None or _is_int(p["entry_no"]), w, '"entry_no" must be a number or null')
+            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, '"origin" must be ruling, penalty or house-rules')
+            _need(isinstance(p["players"], list) and all(isinstance(x, str) for x in p["players"]), w,
+                  '"players" must be a list of names')
+            vs = p["versions"]
+            _need(isinstance(vs, list) and len(vs) > 0 and all(isinstance(v, dict) for v in vs), w,
+                  '"versions" must be a non-empty list')
+            for k, v in enumerate(vs, 1):
+                _need(v.get("version") == k, w, "versions must be numbered 1, 2, 3 ... in order")
+                _need(all(isinstance(v.get(x), str) for x in ("title", "ruling", "note", "edited_at")), w,
+                      'a version needs "title", "ruling", "note" and "edited_at" texts')
+                _need(isinstance(v.get("tags"), list) and all(isinstance(t, str) for t in v["tags"]), w,
+                      '"tags" must be a list of words')
+        except _Bad as e:
+            raise WiezenError(f"cannot import: {e}") from None
+        session_id = entry_id = None
+        if p["session"] is not None:
+            session_id = sess_id.get(p["session"])
+            if session_id is None:
+                conflicts.append(f"{w} belongs to session {p['session'][:8]}, which is neither here nor in the file")
+                continue
+        if p["entry"] is not None:
+            row = conn.execute(
+                "SELECT id FROM entries WHERE uid = ? AND session_id IS ?", (p["entry"], session_id)
+            ).fetchone()
+            if row is None:
+                conflicts.append(f"{w} refers to entry {p['entry'][:8]}, which is neither here nor in the file")
+                continue
+            entry_id = row[0]
+        here = conn.execute(
+            "SELECT id, date, session_id, entry_no, entry_id, players, origin, created_at FROM precedents WHERE uid = ?",
+            (p["uid"],),
+        ).fetchone()
+        have: list[dict[str, Any]] = []
+        if here is None:
+            cur = conn.execute(
+                "INSERT INTO precedents (uid, date, session_id, entry_no, entry_id, players, origin, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (p["uid"], p["date"], session_id, p["entry_no"], entry_id, json.dumps(p["players"], ensure_ascii=False),
+                 p["origin"], p["created_at"]),
+            )
+            pid = int(cur.lastrowid or 0)
+            added += 1
+        else:
+            pid = here[0]
+            if (here[1], here[2], here[3], here[4], json.loads(here[5]), here[6], here[7]) != (
+                p["date"], session_id, p["entry_no"], entry_id, p["players"], p["origin"], p["created_at"]
+            ):
+                conflicts.append(f"{w} is here with other content")
+                continue
+            have = [
+                {"version": v[0], "title": v[1], "ruling": v[2], "tags": json.loads(v[3]), "note": v[4], "edited_at": v[5]}
+                for v in conn.execute(
+                    "SELECT version, title, ruling, tags, note, edited_at FROM precedent_versions "
+                    "WHERE precedent_id = ? ORDER BY version",
+                    (pid,),
+                )
+            ]
+        keys = ("version", "title", "ruling", "tags", "note", "edited_at")
+        common = min(len(have), len(vs))
+        if have[:common] != [{k: v.get(k) for k in keys} for v in vs[:common]]:
+            conflicts.append(f"{w} was edited differently here")
+            continue
+        for v in vs[len(have):]:
+            conn.execute(
+                "INSERT INTO precedent_versions (precedent_id, version, title, ruling, tags, note, edited_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (pid, v["version"], v["title"], v["ruling"], json.dumps(v["tags"], ensure_ascii=False), v["note"],
+                 v["edited_at"]),
+            )
+            if here is not None:
+                added += 1
+    return added
+
+
+# ------------------------------------------------------------------------------------- reading import files
+
+
+@contextmanager
+def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """The export document in ``path``: a JSON export, or another wiezen ledger opened read-only.
+
+    Yields the document and what it was (``"file"`` or ``"ledger"``). A ledger's sessions are read one at a
+    time, inside one read transaction (a consistent snapshot, however long the history), while the caller
+    imports them.
+    """
+    import json
+
+    from . import APP_ID, SCHEMA_VERSION, db_error
+
+    if not os.path.exists(path):
+        raise WiezenError(f"'{path}' does not exist")
+    if os.path.isdir(path):
+        raise WiezenError(f"'{path}' is a folder, not a file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError as e:
+        raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
+    if head != b"SQLite format 3\x00":
+        try:
+            with open(path, encoding="utf-8-sig") as f:
+                doc = json.load(f)
+        except UnicodeDecodeError:
+            raise WiezenError(f"'{path}' is neither a wiezen export (JSON) nor a wiezen ledger") from None
+        except json.JSONDecodeError as e:
+            raise WiezenError(f"'{path}' is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno} ({e.msg})") from None
+        except OSError as e:
+            raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
+        yield doc, "file"
+        return
+    try:
+        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as e:
+        raise db_error(e, path) from None
+    try:
+        conn.execute("BEGIN")  # one snapshot for every read below
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app != APP_ID or version < 1:
+            raise WiezenError(f"'{path}' is an SQLite database, but not a wiezen ledger")
+        if version > SCHEMA_VERSION:
+            raise WiezenError(
+                f"'{path}' was written by a newer wiezen (schema {version}, this one knows {SCHEMA_VERSION}): upgrade wiezen"
+            )
+        from .. import __version__
+
+        rows = _selected(conn, None, None, None)
+        doc = _header(None, None, None, f"wiezen {__version__}")
+        doc["sessions"] = (_session_doc(conn, r) for r in rows)
+        if _has_precedents(conn):
+            doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], None, None, None)
+        yield doc, "ledger"
+    except sqlite3.Error as e:
+        raise db_error(e, path) from None
+    finally:
+        conn.close()
+
+
+# ------------------------------------------------------------------------------------- Datasette metadata
+
+
+def datasette_metadata(db_name: str) -> dict[str, Any]:
+    """Labels for the ledger's tables and columns, in Datasette's metadata format."""
+    t: dict[str, Any] = {
+        "standings": {
+            "title": "Standings (all sessions)",
+            "description": "Per player over every session: points, evenings, deals played, contracts taken and made "
+            "(as taker), best and worst evening, average per evening. Best first. "
+            "`wiezen standings --since DATE` gives a period.",
+            "columns": {
+                "player": "Player", "points": "Total points over all sessions", "sessions": "Evenings played",
+                "deals": "Deals played (a player who sat out a deal did not play it)",
+                "taken": "Contracts played as taker (bidder, partner or on miserie)",
+                "made": "Contracts made as taker", "success_rate": "made / taken (0 to 1)",
+                "best": "Best evening (points)", "worst": "Worst evening (points)", "average": "Average points per evening",
+            },
+        },
+        "scoresheet": {
+            "title": "Scoresheet",
+            "description": "One row per entry and player, voided entries included (voided = 1; they do not count).",
+            "facets": ["session", "player", "kind", "contract"],
+            "columns": {
+                "session_id": "Session id", "date": "Date of the evening", "session": "Name of the evening",
+                "rules": "House rules", "no": "Entry number on the sheet", "kind": "deal, pass, redeal or penalty",
+                "entry": "The entry as typed (canonical deal line)", "contract": "Contract of a deal",
+                "multiplier": "x2 after a rondje pas ...", "dealer": "Who dealt", "player": "Player",
+                "points": "Points of this entry for this player", "taker": "1: bidder, partner or on miserie",
+                "made": "Takers: 1 made, 0 lost", "voided": "1: undone or amended (does not count)",
+                "voided_by": "undo or amend", "reason": "Reason (penalties, redeals)", "entry_id": "Entry id",
+            },
+        },
+        "players": {
+            "description": "Every player ever recorded (names match case-insensitively).",
+            "label_column": "name",
+            "columns": {"id": "Player id", "name": "Name as first recorded", "created_at": "First recorded (UTC)"},
+        },
+        "sessions": {
+            "description": "One row per evening, with a snapshot of the exact house rules it was played under.",
+            "label_column": "date",
+            "sort_desc": "date",
+            "columns": {
+                "id": "Session id", "uid": "Stable unique id (export/import)", "name": "Name of the evening",
+                "date": "Date", "rules_name": "House rules", "rules_toml": "The house rules as they were (TOML)",
+                "first_dealer": "Seat of the first dealer (0 = first player)", "started_at": "Started (UTC)",
+                "ended_at": "Ended (UTC); empty while open", "source_hash": "Session file it was replayed from (hash)",
+            },
+        },
+        "seats": {
+            "description": "Who sat where in each session (seat 0 first, clockwise).",
+            "columns": {"session_id": "Session", "seat": "Seat (0-based, clockwise)", "player_id": "Player"},
+        },
+        "entries": {
+            "description": "Every entry of every sheet, append-only: undo and amend add voids and new rows.",
+            "label_column": "text",
+            "columns": {
+                "id": "Entry id", "uid": "Stable unique id (export/import)", "session_id": "Session",
+                "no": "Entry number on the sheet (an amendment keeps it)", "kind": "deal, pass, redeal or penalty",
+                "text": "Canonical line", "contract": "Contract of a deal", "dealer": "Seat of the dealer",
+                "multiplier": "Multiplier of the deal", "offender_id": "Penalty: the offender",
+                "round": "Penalty: 1 = een rondje geven instead of points", "deal_no": "Penalty: linked deal",
+                "reason": "Reason", "next_dealer": "Seat of the next dealer after this entry",
+                "next_multiplier": "Multiplier of the next played deal", "replaces": "Amendment: the entry it corrects",
+                "created_at": "Recorded (UTC)",
+            },
+        },
+        "entry_points": {
+            "description": "Points per entry and player of the deal in play (who sat out has no row).",
+            "columns": {
+                "entry_id": "Entry", "player_id": "Player", "points": "Points (whole or half)",
+                "taker": "1: bidder, partner or on miserie", "made": "Takers: 1 made, 0 lost",
+            },
+        },
+        "voids": {
+            "description": "Entries that no longer count: undone, or replaced by an amendment.",
+            "columns": {
+                "entry_id": "The voided entry", "action": "undo or amend", "by_entry": "Amendment: the new entry",
+                "reason": "Reason", "created_at": "When (UTC)",
+            },
+        },
+        "house_rules": {
+            "description": "House rules added with `wiezen rules add` (the newest row of a name is current).",
+            "columns": {"name": "Name", "toml": "The house-rules file", "reason": "Why", "added_at": "Added (UTC)"},
+        },
+        "player_evenings": {
+            "description": "Per session and player, the entries that count summed up (kept in step by triggers); "
+            "the standings add these up.",
+            "columns": {
+                "session_id": "Session", "player_id": "Player", "points": "Points that evening",
+                "deals": "Deals played", "taken": "Contracts played as taker", "made": "... and made",
+            },
+        },
+        "session_totals": {
+            "description": "Each player's total per session (entries that count), kept in step by triggers.",
+            "columns": {"session_id": "Session", "player_id": "Player", "points": "Total points"},
+        },
+        "precedents": {
+            "description": "The precedents log: rulings the table made (the text is in precedent_versions).",
+            "label_column": "date",
+            "columns": {
+                "id": "Precedent id", "uid": "Stable unique id (export/import)", "date": "Day of the ruling",
+                "session_id": "Session it arose from", "entry_no": "Entry number on that sheet",
+                "entry_id": "The entry row that counted then", "players": "Players involved (JSON list)",
+                "origin": "ruling, penalty or house-rules", "created_at": "Written down (UTC)",
+            },
+        },
+        "precedent_versions": {
+            "description": "The text of each precedent; an edit adds a version, the highest is current.",
+            "columns": {
+                "precedent_id": "Precedent", "version": "1, 2, 3 ...", "title": "Title", "ruling": "The ruling",
+                "tags": "Tags (JSON list)", "note": "Why it was edited", "edited_at": "When (UTC)",
+            },
+        },
+        "precedents_fts": {"description": "Full-text index of the current precedents (search it here)."},
+        **{f"precedents_fts_{x}": {"hidden": True} for x in ("data", "idx", "content", "docsize", "config")},
+        "_sqlite_migrations": {"hidden": True},
+    }
+    return {
+        "title": "wiezen ledger",
+        "description": "Flemish whist (wiezen, kleurenwiezen) scores kept with wiezen. Start with the standings "
+        "and scoresheet views.",
+        "databases": {db_name: {"tables": t}},
+    }
