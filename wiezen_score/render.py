@@ -107,6 +107,7 @@ body { margin: 0; padding: 2rem 1rem; background: #f6f4ef; color: #222;
 main { max-width: 960px; margin: 0 auto; background: #fff; padding: 1.5rem 2rem 2rem;
   border-radius: 10px; box-shadow: 0 1px 4px rgba(0,0,0,.12); }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; color: #1d3b2a; }
+p.sub { margin: -.6rem 0 1rem; color: #666; }
 h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; color: #1d3b2a; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
@@ -314,6 +315,8 @@ def html_page(
     headers: list[str],
     rows: list[list[Any]],
     series: Mapping[str, Sequence[tuple[str, Union[int, float, "Fraction"]]]],
+    subtitle: str = "",
+    chart_heading: str = "Points over the season",
 ) -> str:
     """One self-contained HTML5 page: the table and an SVG line chart of each player's cumulative points.
 
@@ -347,6 +350,7 @@ def html_page(
             "<body>",
             "<main>",
             f"<h1>{t}</h1>",
+            *([f'<p class="sub">{_esc(subtitle)}</p>'] if subtitle else []),
             '<div class="table-wrap">',
             "<table>",
             "<thead><tr>" + "".join(head_cells) + "</tr></thead>",
@@ -355,7 +359,7 @@ def html_page(
             "</tbody>",
             "</table>",
             "</div>",
-            "<h2>Points over the season</h2>",
+            f"<h2>{_esc(chart_heading)}</h2>",
             "<figure>",
             _chart(series, f"{title}: cumulative points per player"),
             "</figure>",

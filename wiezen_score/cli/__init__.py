@@ -32,6 +32,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sessions": ("sheet", "sessions", "List the sessions, newest first."),
     "replay": ("sheet", "replay", "Record a whole session file and print its sheet."),
     "db": ("sheet", "db", "Where the ledger lives; backups."),
+    "play": ("play", "play", "The scorer at the table: one line per deal, the sheet as it goes."),
+    "precedent": ("precedent", "precedent", "Rulings the table made: add, list, search, show, edit."),
+    "check": ("check", "check", "Check the ledger: re-score every entry, every sum."),
+    "standings": ("club", "standings", "The season's standings per player (table, csv, html ...)."),
+    "export": ("club", "export", "Write sessions as JSON, to merge into another ledger."),
+    "import": ("club", "import_", "Merge an export or another wiezen ledger into this one."),
+    "settle": ("club", "settle", "Who pays whom at the end of the evening, in the fewest payments."),
 }
 
 

@@ -159,18 +159,27 @@ def redeal(ctx: click.Context, reason: str) -> None:
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
 @click.option("--deal", "deal_no", type=int, help="Link the penalty to recorded deal N (its players are paid).")
+@click.option("--precedent", "as_precedent", is_flag=True,
+              help="Also keep this ruling as a precedent (its title is the reason), in the same transaction.")
+@click.option("--ruling", help="With --precedent: what was decided (default: what the penalty was).")
 @click.pass_context
-def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no: int | None) -> None:
+def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no: int | None, as_precedent: bool,
+            ruling: str | None) -> None:
     """Record strafpunten: PLAYER pays the house rules' penalty to each other player of the deal in play.
 
-    A penalty is never doubled and leaves a pending doubling for the next deal.
+    A penalty is never doubled and leaves a pending doubling for the next deal. With --precedent the
+    ruling is also kept in the precedents log (see `wiezen precedent`).
 
     \b
     Examples:
         wiezen penalty jan --reason "renonce in troef"
         wiezen penalty piet --round --reason "te laat"
+        wiezen penalty jan --reason "renonce in troef" --precedent
     """
-    _record(ctx, EntryInput("penalty", offender=player, round=round_, reason=reason, deal_no=deal_no))
+    from .precedent import record_penalty
+
+    record_penalty(ctx, EntryInput("penalty", offender=player, round=round_, reason=reason, deal_no=deal_no),
+                   as_precedent or ruling is not None, ruling)
 
 
 @click.command()

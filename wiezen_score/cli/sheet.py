@@ -18,6 +18,7 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
     """The sheet as INTERFACE.md's JSON document."""
     rows = led.entries(s)
     state, _ = led.state(s)
+    rulings = _rulings(led, s, rows)
     return {
         "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
                     "open": s.ended_at is None},
@@ -27,6 +28,7 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
                 "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
                 **({"reason": r.reason} if r.reason else {}),
                 **({"voided_by": r.void_action} if r.voided else {}),
+                **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
             }
             for r in rows
         ],
@@ -38,6 +40,24 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
     }
 
 
+def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
+    """Entry row id -> [(precedent id, title)] of the rulings attached to its number: on the row that
+    counts, or on the last version when every version is voided."""
+    from ..ledger.precedents import for_session
+
+    by_no = for_session(led, s.id)
+    out: dict[int, list[tuple[int, str]]] = {}
+    for no, found in by_no.items():
+        versions = [r for r in rows if r.no == no]
+        if versions:
+            out[next((r for r in versions if not r.voided), versions[-1]).id] = found
+    return out
+
+
+def _ruling_mark(ids: list[int]) -> str:
+    return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
+
+
 def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
     """The paper sheet: one row per entry with the running totals; '*' on doubled deals."""
     players = doc["session"]["players"]
@@ -47,7 +67,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
         mark = "*" if e["multiplier"] > 1 else ""
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
-            rows.append([str(e["no"]), e["dealer"], f"~{e['text']}~ voided", mark] + cells)
+            text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
+            rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
             continue
         for p, v in e["points"].items():
             running[p] += v
@@ -60,6 +81,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
             else:
                 cells.append(f"{fmt(plain(running[p]))}  ({signed(e['points'][p])})")
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        if e.get("precedents"):
+            text += _ruling_mark(e["precedents"])
         rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
     if last is not None:
         rows = rows[-last:]
@@ -84,9 +107,11 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
 @click.command()
 @click.option("--session", "session_id", type=int, help="Session ID (default: the open one, else the newest).")
 @click.option("--json", "as_json", is_flag=True, help="JSON output (shape in the README).")
+@click.option("--format", "out_format", type=click.Choice(["text", "json", "html"]), default=None,
+              help="text (default), json (= --json), or html: one self-contained page with a chart.")
 @click.option("--last", type=click.IntRange(min=1), help="Show only the last N rows.")
 @click.pass_context
-def sheet(ctx: click.Context, session_id: int | None, as_json: bool, last: int | None) -> None:
+def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format: str | None, last: int | None) -> None:
     """Show the scoresheet: one row per entry with running totals.
 
     Each player's column shows his running total and, in brackets, what the entry gave him. A '*' marks
@@ -96,13 +121,18 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, last: int |
     Examples:
         wiezen sheet
         wiezen sheet --session 3 --json
+        wiezen sheet --format html > evening.html
     """
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = led.session(session_id)
         doc = sheet_doc(led, s)
-    if as_json:
+    if out_format == "html":
+        from .club import sheet_html
+
+        click.echo(sheet_html(doc), nl=False)
+    elif as_json or out_format == "json":
         echo_json(doc)
     else:
         click.echo(render_sheet(doc, last))
@@ -121,11 +151,21 @@ def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) 
         wiezen explain 4
     """
     from .. import ledger
-    from ..session import fold
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = led.session(session_id)
-        rows = led.entries(s)
+        doc = explain_doc(led, s, no)
+    if as_json:
+        echo_json(doc)
+        return
+    click.echo(render_explain(doc))
+
+
+def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
+    """How entry ``no`` of session ``s`` was scored (the `explain --json` document); also used by `play`."""
+    from ..session import fold
+
+    rows = led.entries(s)
     versions = [r for r in rows if r.no == no]
     if not versions:
         raise WiezenError(f"no entry {no} in session {s.id}")
@@ -136,7 +176,8 @@ def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) 
         if r.no == no:
             steps = list(sc.explanation)
     target = next((r for r in versions if not r.voided), versions[-1])
-    doc = {
+    rulings = _rulings(led, s, rows).get(target.id, [])
+    return {
         "session": s.id, "no": no, "kind": target.kind, "text": target.text, "rules": s.rules_name,
         "dealer": s.players[target.dealer], "multiplier": target.multiplier,
         "points": {p: plain(v) for p, v in target.points.items()}, "voided": target.voided,
@@ -145,18 +186,26 @@ def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) 
             {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at}
             for r in versions
         ],
+        "precedents": [{"id": pid, "title": title} for pid, title in rulings],
     }
-    if as_json:
-        echo_json(doc)
-        return
-    click.echo(f"#{no} {target.text} (session {s.id}, {s.rules_name}; dealer {s.players[target.dealer]})")
-    if target.voided:
-        click.echo(f"  voided by {target.void_action}{': ' + target.void_reason if target.void_reason else ''}")
-        return
-    for step in steps:
-        click.echo(f"  {step}")
-    if len(versions) > 1:
-        click.echo("  earlier versions: " + "; ".join(f"{r.text} ({r.void_action})" for r in versions if r.voided))
+
+
+def render_explain(doc: dict[str, Any]) -> str:
+    """The text of `explain`: the steps, or how the entry was voided; earlier versions last."""
+    out = [f"#{doc['no']} {doc['text']} (session {doc['session']}, {doc['rules']}; dealer {doc['dealer']})"]
+    rulings = [
+        f"  ruling attached: precedent {p['id']} \"{p['title']}\" (`wiezen precedent show {p['id']}`)"
+        for p in doc.get("precedents", [])
+    ]
+    if doc["voided"]:
+        last = doc["history"][-1]
+        out.append(f"  voided by {last['how']}{': ' + last['reason'] if last['reason'] else ''}")
+        return "\n".join(out + rulings)
+    out += [f"  {step}" for step in doc["explanation"]]
+    earlier = [h for h in doc["history"] if h["voided"]]
+    if earlier:
+        out.append("  earlier versions: " + "; ".join(f"{h['text']} ({h['how']})" for h in earlier))
+    return "\n".join(out + rulings)
 
 
 @click.command()
@@ -178,8 +227,8 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: 
     from ..dates import parse_when
 
     today = datetime.date.today()
-    lo = parse_when(since, today).isoformat() if since else None
-    hi = parse_when(until, today).isoformat() if until else None
+    lo = parse_when(since, today).isoformat() if since is not None else None
+    hi = parse_when(until, today).isoformat() if until is not None else None
     path = ledger.existing_db_path(_db(ctx))
     items: list[dict[str, Any]] = []
     if path is not None:
@@ -189,7 +238,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: 
         echo_json([{**i, "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
         return
     if not items:
-        click.echo("no sessions" + (" in that period" if since or until else " yet"))
+        click.echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
         return
     click.echo(table(
         [[i["id"], i["date"], i["name"], ", ".join(i["players"]), i["deals"], i["leader"], i["rules"] + (" (open)" if i["open"] else "")]
@@ -257,13 +306,27 @@ def db() -> None:
 
 
 @db.command()
+@click.option("--json", "as_json", is_flag=True, help='{"path": ..., "exists": BOOL, "backups": [FILE, ...]}')
 @click.pass_context
-def path(ctx: click.Context) -> None:
-    """Print the ledger's path (--db, else $WIEZEN_DB, else the user data folder)."""
+def path(ctx: click.Context, as_json: bool) -> None:
+    """Print the ledger's path (--db, else $WIEZEN_DB, else the user data folder).
+
+    The backups wiezen made before upgrading the ledger's schema (FILE.before-schema-N-from-M-STAMP.bak,
+    next to the ledger) are listed after it on stderr, so that `$(wiezen db path)` stays the path alone.
+    To restore one, copy it over the ledger while no wiezen is running.
+    """
     from .. import ledger
 
     p = ledger.resolve_path(_db(ctx))
+    backups = ledger.migration_backups(p)
+    if as_json:
+        echo_json({"path": p, "exists": os.path.exists(p), "backups": backups})
+        return
     click.echo(p)
+    if backups:
+        click.echo("backups made before schema upgrades:", err=True)
+        for b in backups:
+            click.echo(f"  {b}", err=True)
 
 
 @db.command()
@@ -276,3 +339,19 @@ def backup(ctx: click.Context, file: str) -> None:
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         led.backup(file)
     click.echo(f"backup written to {file}")
+
+
+@db.command("datasette-metadata")
+@click.pass_context
+def datasette_metadata(ctx: click.Context) -> None:
+    """Print a Datasette metadata file that labels the ledger's tables, views and columns.
+
+    \b
+    Example:
+        wiezen db datasette-metadata > metadata.json
+        datasette "$(wiezen db path)" --metadata metadata.json
+    """
+    from .. import ledger
+    from .club import datasette_metadata_json
+
+    echo_json(datasette_metadata_json(ledger.resolve_path(_db(ctx))))

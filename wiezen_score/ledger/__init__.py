@@ -12,10 +12,8 @@ when the file's ``user_version`` says a migration is due, so the everyday path s
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -45,6 +43,14 @@ def resolve_path(opt: str | None) -> str:
     return opt or os.environ.get("WIEZEN_DB") or default_path()
 
 
+def migration_backups(path: str) -> list[str]:
+    """The copies made before schema upgrades (``<db>.before-schema-N-from-M-<stamp>.bak``), oldest first."""
+    import glob
+
+    found = glob.glob(glob.escape(path) + ".before-schema-*.bak")
+    return sorted(found, key=lambda f: (os.path.getmtime(f), f))
+
+
 def existing_db_path(opt: str | None) -> str | None:
     path = resolve_path(opt)
     return path if os.path.exists(path) else None
@@ -55,7 +61,8 @@ def now() -> str:
 
 
 def new_uid() -> str:
-    return uuid.uuid4().hex
+    """128 random bits as 32 hex digits (like uuid4().hex, without importing uuid on the start-up path)."""
+    return os.urandom(16).hex()
 
 
 # ---------------------------------------------------------------------------
@@ -68,20 +75,59 @@ def _m001_initial(db: Any) -> None:
         db.execute(stmt)
 
 
+_SESSION_TOTALS = """
+CREATE TABLE session_totals (         -- a cache of each player's total per session, kept by triggers
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    points REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (session_id, player_id)
+) WITHOUT ROWID;
+CREATE TRIGGER session_totals_add AFTER INSERT ON entry_points
+BEGIN
+    INSERT INTO session_totals (session_id, player_id, points)
+    VALUES ((SELECT session_id FROM entries WHERE id = NEW.entry_id), NEW.player_id, NEW.points)
+    ON CONFLICT (session_id, player_id) DO UPDATE SET points = points + excluded.points;
+END;
+CREATE TRIGGER session_totals_void AFTER INSERT ON voids
+BEGIN
+    UPDATE session_totals SET points = points - coalesce(
+        (SELECT ep.points FROM entry_points ep WHERE ep.entry_id = NEW.entry_id AND ep.player_id = session_totals.player_id), 0)
+    WHERE session_id = (SELECT session_id FROM entries WHERE id = NEW.entry_id)
+      AND player_id IN (SELECT player_id FROM entry_points WHERE entry_id = NEW.entry_id);
+END;
+INSERT INTO session_totals (session_id, player_id, points)
+    SELECT e.session_id, ep.player_id, sum(ep.points) FROM entry_points ep JOIN entries e ON e.id = ep.entry_id
+    WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY e.session_id, ep.player_id;
+"""
+
+
+def _m004_session_totals(db: Any) -> None:
+    """Each session's totals, kept in step by triggers, so a deal's report does not grow with the session."""
+    for stmt in _statements(_SESSION_TOTALS):
+        db.execute(stmt)
+
+
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
     Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
     """
     out: list[tuple[str, Callable[[Any], None]]] = [("m001_initial", _m001_initial)]
+    from .precedents import m002_precedents
+
+    out.append(("m002_precedents", m002_precedents))
     # -- m002 goes here (precedents)
     # -- m003 goes here (club views)
+    from .club import club_views_migration
+
+    out.append(("m003_club_views", club_views_migration))
+    out.append(("m004_session_totals", _m004_session_totals))
     return out
 
 
 # The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
 # everyday path checks one integer and never imports sqlite-utils.
-MIGRATION_NAMES = ("m001_initial",)  # keep in step with _migration_list(); a test checks it
+MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals")  # the names of _migration_list(); a test checks it
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
 
@@ -206,14 +252,20 @@ BEGIN SELECT RAISE(ABORT, 'sessions are never deleted'); END;
 # Connections
 
 
-def _connect(path: str, readonly: bool = False) -> sqlite3.Connection:
+def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqlite3.Connection:
     try:
         if readonly:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            from urllib.parse import quote  # a path may hold '?', '#' or '%': quote it for the URI
+
+            uri = f"file:{quote(os.path.abspath(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         else:
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                os.makedirs(folder, exist_ok=True)
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as e:
+                    raise WiezenError(f"cannot create the folder '{folder}' for the ledger: {e.strerror}") from None
             conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -229,12 +281,21 @@ def db_error(e: Exception, path: str) -> WiezenError:
     low = msg.lower()
     if "not a database" in low or "file is encrypted" in low:
         return WiezenError(f"'{path}' is not a wiezen ledger (it is not an SQLite database)")
-    if "readonly" in low or "read-only" in low:
+    if "readonly" in low or "read-only" in low or "unable to open" in low:
+        folder = os.path.dirname(os.path.abspath(path)) or "."
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            return WiezenError(f"the ledger '{path}' is read-only: make the file writable to record anything")
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return WiezenError(
+                f"the folder '{folder}' is read-only: the ledger needs to write its journal files next to '{path}'"
+            )
+        if "unable to open" in low:
+            return WiezenError(f"cannot open the ledger '{path}': check that its folder exists and is writable")
         return WiezenError(f"the ledger '{path}' is read-only: check the permissions of the file and its folder")
-    if "unable to open" in low:
-        return WiezenError(f"cannot open the ledger '{path}': check that its folder exists and is writable")
     if "disk is full" in low or "database or disk is full" in low:
         return WiezenError(f"the disk is full: nothing was written to '{path}'")
+    if "disk i/o error" in low:  # e.g. EFBIG (file size limit), EIO: the transaction is rolled back
+        return WiezenError(f"could not write the ledger '{path}' (disk I/O error: is the disk full?): the change was not recorded")
     if "malformed" in low or "corrupt" in low:
         return WiezenError(f"the ledger '{path}' is damaged ({msg}); restore a backup (`wiezen db path` shows them)")
     if "locked" in low or "busy" in low:
@@ -311,7 +372,19 @@ class Ledger:
         existed = os.path.exists(path) and os.path.getsize(path) > 0
         self.conn = _connect(path, readonly)
         try:
-            self._check_schema(existed)
+            try:
+                self._check_schema(existed)
+            except sqlite3.OperationalError as e:
+                folder = os.path.dirname(os.path.abspath(path))
+                low = str(e).lower()
+                if not (readonly and ("unable to open" in low or "readonly" in low) and not os.access(folder, os.W_OK)
+                        and not os.path.exists(path + "-wal")):
+                    raise
+                # a WAL ledger in a folder we may not write: SQLite cannot make its -shm file there. With no
+                # -wal file, every committed change is in the file itself: read it as an immutable file
+                self.conn.close()
+                self.conn = _connect(path, readonly=True, immutable=True)
+                self._check_schema(existed)
         except sqlite3.Error as e:
             self.conn.close()
             raise db_error(e, path) from None
@@ -334,8 +407,17 @@ class Ledger:
             tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
             if tables and app != APP_ID:
                 raise WiezenError(f"'{self.path}' is an SQLite database, but not a wiezen ledger")
+        if self.readonly and 0 < version:
+            # a reading command on a ledger of an older wiezen: upgrade it (backup first), then read
+            self.conn.close()
+            try:
+                Ledger(self.path).close()
+            except WiezenError as e:
+                raise WiezenError(f"the ledger needs an upgrade to schema {SCHEMA_VERSION} before it can be read: {e}") from None
+            self.conn = _connect(self.path, readonly=True)
+            return
         if self.readonly:
-            raise WiezenError(f"the ledger '{self.path}' needs an upgrade, but was opened read-only")
+            raise WiezenError(f"the ledger '{self.path}' is empty: start a session first")
         self._migrate(version, existed)
 
     def _migrate(self, version: int, existed: bool) -> None:
@@ -365,25 +447,48 @@ class Ledger:
     def _backup_before_migration(self, version: int) -> str:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         target = f"{self.path}.before-schema-{SCHEMA_VERSION}-from-{version}-{stamp}.bak"
-        dst = sqlite3.connect(target)
+        n = 1
+        while os.path.exists(target):  # never overwrite an earlier backup
+            n += 1
+            target = f"{self.path}.before-schema-{SCHEMA_VERSION}-from-{version}-{stamp}-{n}.bak"
+        # self.conn holds the write lock (BEGIN IMMEDIATE): a backup from it would get SQLITE_LOCKED, on
+        # which Python's backup() retries forever. A second connection reads the same, pre-migration state.
+        src = _connect(self.path, readonly=True)
         try:
-            self.conn.backup(dst)
+            self._copy_to(target, src)
         finally:
-            dst.close()
+            src.close()
         return target
+
+    def _copy_to(self, target: str, src: sqlite3.Connection | None = None) -> None:
+        """SQLite's online backup API into a new file; a half-written copy is removed."""
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                (src or self.conn).backup(dst)
+            finally:
+                dst.close()
+        except BaseException:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                try:
+                    os.remove(target + suffix)
+                except OSError:
+                    pass
+            raise
 
     def backup(self, target: str) -> None:
         """A consistent copy through SQLite's online backup API."""
         if os.path.exists(target):
             raise WiezenError(f"'{target}' exists already: choose a new file name for the backup")
         try:
-            dst = sqlite3.connect(target)
-            try:
-                self.conn.backup(dst)
-            finally:
-                dst.close()
+            self._copy_to(target)
         except sqlite3.Error as e:
-            raise db_error(e, target) from None
+            folder = os.path.dirname(os.path.abspath(target))
+            if not os.path.isdir(folder):
+                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' does not exist") from None
+            if not os.access(folder, os.W_OK):
+                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' is read-only") from None
+            raise WiezenError(f"cannot write the backup '{target}': {e}") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -444,13 +549,26 @@ class Ledger:
                 "INSERT INTO house_rules (name, toml, reason, added_at) VALUES (?, ?, ?, ?)",
                 (name, text, reason or "", now()),
             )
-            self._on_rules_added(name, old, text, reason)
+            pid = self._on_rules_added(name, old, text, reason)
         if old is None:
             return f"added house rules '{name}'"
-        return f"replaced house rules '{name}' for new sessions (sessions already recorded keep theirs)"
+        return f"replaced house rules '{name}' for new sessions (sessions already recorded keep theirs)" + (
+            f"; recorded as precedent {pid} (`wiezen precedent show {pid}`)" if pid else ""
+        )
 
-    def _on_rules_added(self, name: str, old: str | None, new: str, reason: str | None) -> None:
-        """Hook for the precedents log: a change of house rules is a ruling worth keeping."""
+    def _on_rules_added(self, name: str, old: str | None, new: str, reason: str | None) -> int | None:
+        """Hook for the precedents log: replaced house rules are a ruling worth keeping.
+
+        Records a precedent listing what changed (old and new values); returns its id, or None when the
+        house rules are new or only their comments changed.
+        """
+        if old is None:
+            return None
+        import datetime
+
+        from .precedents import rules_changed
+
+        return rules_changed(self, name, old, new, reason, datetime.date.today().isoformat())
 
     # -- sessions -------------------------------------------------------------
     def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
@@ -605,14 +723,24 @@ class Ledger:
         order = {p: i for i, p in enumerate(s.players)}
         return {no: tuple(sorted(ps, key=order.__getitem__)) for no, ps in out.items()}
 
-    def record(self, e: EntryInput, session_id: int | None = None) -> tuple[int, Scored]:
-        """Score and append one entry to the open session (or ``session_id``). Returns (entry no, scored)."""
+    def record(
+        self,
+        e: EntryInput,
+        session_id: int | None = None,
+        then: Callable[[SessionInfo, int, Scored], Any] | None = None,
+    ) -> tuple[int, Scored]:
+        """Score and append one entry to the open session (or ``session_id``). Returns (entry no, scored).
+
+        ``then(session, no, scored)`` runs in the same transaction (e.g. to record a precedent with it).
+        """
         with self.write():
             s = self.require_open() if session_id is None else self.session(session_id)
             state, no = self.state(s)
             dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
             sc = apply(e, s.rules, s.players, state, dp)
             self._insert(s, no, sc)
+            if then is not None:
+                then(s, no, sc)
         return no, sc
 
     def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
@@ -695,6 +823,17 @@ class Ledger:
         return out
 
     def totals(self, session_id: int) -> dict[str, Points]:
+        """Each player's total, in seat order: one indexed read of the session_totals cache."""
+        rows = self.conn.execute(
+            "SELECT p.name, coalesce(t.points, 0) FROM seats st JOIN players p ON p.id = st.player_id "
+            "LEFT JOIN session_totals t ON t.session_id = st.session_id AND t.player_id = st.player_id "
+            "WHERE st.session_id = ? ORDER BY st.seat",
+            (session_id,),
+        ).fetchall()
+        return {name: _num(v) for name, v in rows}
+
+    def summed_totals(self, session_id: int) -> dict[str, Points]:
+        """The same totals summed from the entries themselves (what the cache must equal)."""
         rows = self.conn.execute(
             "SELECT p.name, coalesce(sum(ep.points), 0) FROM seats st JOIN players p ON p.id = st.player_id "
             "LEFT JOIN (SELECT ep.player_id, ep.points FROM entry_points ep JOIN entries e ON e.id = ep.entry_id "
@@ -889,5 +1028,7 @@ def check_player_names(names: Sequence[str]) -> None:
 
 
 def file_hash(text: str) -> str:
+    import hashlib
+
     norm = "\n".join(line.rstrip() for line in text.strip().splitlines())
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()

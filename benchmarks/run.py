@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""wiezen's performance benchmark (issue 8). Run: python benchmarks/run.py [--quick]
+
+Builds ledgers in a temporary folder, then prints each figure with its goal, as a median of several runs
+and as a ratio against a floor measured in the same run:
+
+  - `wiezen --version`                  vs `python -c "import click"`               goal <= 1.5x
+  - `wiezen deal` into a 20,000-entry session vs a click+sqlite3 one-insert script   goal <= 2x
+    ... and vs the same deal into a 10-entry session                                 goal <= 1.25x
+  - `wiezen deal`                       vs `sqlite-utils insert` of one row          goal: faster
+  - `replay` throughput                                                              goal >= 5,000 deals/s
+  - `standings --format json` over 10k / 100k / 1M entries (generated into SQLite)   goal < 1 s at 1M, ~linear
+
+--quick uses fewer repetitions and stops at 100k entries for standings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = sys.executable
+WZ = [PY, "-m", "wiezen_score"]
+ENV = {**os.environ, "PYTHONPATH": os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+PLAYERS = ["jan", "piet", "mieke", "lotte"]
+
+
+def run(cmd: list[str], stdin: str | None = None, check: bool = True) -> float:
+    t = time.perf_counter()
+    r = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=ENV)
+    dt = time.perf_counter() - t
+    if check and r.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{r.stderr}")
+    return dt
+
+
+def median_time(cmd: list[str], n: int, stdin: str | None = None) -> float:
+    return statistics.median(run(cmd, stdin) for _ in range(n))
+
+
+def deal_line(rng: random.Random) -> str:
+    a, b = rng.sample(PLAYERS, 2)
+    kind = rng.random()
+    if kind < 0.45:
+        return f"samen {rng.choice([8, 9, 10])} {a}+{b} {rng.randint(5, 13)}"
+    if kind < 0.65:
+        return f"alleen {rng.choice([5, 6])} {a} {rng.randint(3, 10)}"
+    if kind < 0.72:
+        return f"abondance 9 {a} {rng.randint(7, 13)}"
+    if kind < 0.78:
+        return f"troel {a}+{b} {rng.randint(6, 13)}"
+    if kind < 0.86:
+        return f"grote-miserie {a} {rng.choice([0, 0, 1])}"
+    if kind < 0.90:
+        return f"kleine-miserie {a} 0 {b} {rng.choice([0, 1])}"
+    if kind < 0.97:
+        return "pas"
+    return f"penalty {a} renonce"
+
+
+def session_file(i: int, n: int, rng: random.Random, date: str) -> str:
+    lines = [f'session "bench {i}" {date}', "players " + " ".join(PLAYERS)]
+    lines += [deal_line(rng) for _ in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def generate_entries(path: str, n_entries: int, per_session: int = 200) -> None:
+    """Write n_entries deals straight into a wiezen ledger (created by the tool, filled with SQL)."""
+    subprocess.run([PY, "-c", "import sys; from wiezen_score.ledger import Ledger; Ledger(sys.argv[1]).close()", path],
+                   env=ENV, check=True)
+    c = sqlite3.connect(path, isolation_level=None)
+    c.execute("PRAGMA foreign_keys = ON")
+    rng = random.Random(7)
+    names = [f"p{i:02d}" for i in range(24)]
+    c.executemany("INSERT OR IGNORE INTO players (name, created_at) VALUES (?, '2026-01-01')", [(n,) for n in names])
+    pid = {n: i for i, n in c.execute("SELECT id, name FROM players")}
+    pid = {v: k for k, v in pid.items()}
+    n_sessions = max(1, n_entries // per_session)
+    c.execute("BEGIN")
+    eid = c.execute("SELECT coalesce(max(id), 0) FROM entries").fetchone()[0]
+    for s in range(n_sessions):
+        table = rng.sample(names, 4)
+        date = f"20{20 + s * 6 // max(1, n_sessions)}-{1 + s % 12:02d}-{1 + s % 28:02d}"
+        cur = c.execute(
+            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at) "
+            "VALUES (?, ?, ?, 'whisthub', '', 0, ?, ?)",
+            (uuid.uuid4().hex, f"gen {s}", date, date, date),
+        )
+        sid = cur.lastrowid
+        c.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(sid, k, pid[p]) for k, p in enumerate(table)])
+        entries, points = [], []
+        for no in range(1, per_session + 1):
+            eid += 1
+            x = rng.choice([3, 8, 11, 14, 16])
+            a, b = rng.sample(range(4), 2)
+            made = rng.random() < 0.6
+            sign = 1 if made else -1
+            entries.append((eid, uuid.uuid4().hex, sid, no, "deal", "samen 8 x+y 9", "samen", no % 4, 1, 0, "", (no + 1) % 4, 1, date))
+            for k in range(4):
+                taker = k in (a, b)
+                points.append((eid, pid[table[k]], float(sign * x if taker else -sign * x), int(taker), int(made) if taker else None))
+        c.executemany(
+            "INSERT INTO entries (id, uid, session_id, no, kind, text, contract, dealer, multiplier, round, reason, "
+            "next_dealer, next_multiplier, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", entries
+        )
+        c.executemany("INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)", points)
+    c.execute("COMMIT")
+    c.execute("ANALYZE")
+    c.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    reps = 5 if args.quick else 11
+    tmp = tempfile.mkdtemp(prefix="wiezen-bench-")
+    results: list[tuple[str, str, str, bool]] = []
+
+    def report(name: str, figure: str, goal: str, ok: bool) -> None:
+        results.append((name, figure, goal, ok))
+        print(f"{'ok  ' if ok else 'MISS'} {name}: {figure}  (goal {goal})", flush=True)
+
+    try:
+        # 1. startup
+        floor = median_time([PY, "-c", "import click"], reps)
+        version = median_time(WZ + ["--version"], reps)
+        report("wiezen --version", f"{version * 1000:.0f} ms vs import click {floor * 1000:.0f} ms = {version / floor:.2f}x",
+               "<= 1.5x", version / floor <= 1.5)
+
+        # 2. replay throughput: 100 sessions, 20,000 entries
+        rng = random.Random(1)
+        big_db = os.path.join(tmp, "club.db")
+        files = []
+        for i in range(100):
+            p = os.path.join(tmp, f"s{i}.txt")
+            with open(p, "w") as f:
+                f.write(session_file(i, 200, rng, f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}"))
+            files.append(p)
+        t = time.perf_counter()
+        for p in files:
+            run(WZ + ["--db", big_db, "replay", p])
+        total = time.perf_counter() - t
+        # throughput of the recording itself: one replay of a 20,000-line file
+        p = os.path.join(tmp, "long.txt")
+        with open(p, "w") as f:
+            f.write(session_file(999, 20000, rng, "2026-06-01"))
+        long_db = os.path.join(tmp, "long.db")
+        dt = run(WZ + ["--db", long_db, "replay", "--keep-open", p])
+        report("replay throughput", f"{20000 / dt:,.0f} deals/s (one 20,000-line file in {dt:.2f} s; "
+               f"100 files of 200 in {total:.1f} s)", ">= 5,000 deals/s", 20000 / dt >= 5000)
+
+        # 3. one deal into a 20,000-entry session vs a 10-entry session vs floors
+        small_db = os.path.join(tmp, "small.db")
+        with open(os.path.join(tmp, "short.txt"), "w") as f:
+            f.write(session_file(1000, 10, rng, "2026-06-02"))
+        run(WZ + ["--db", small_db, "replay", "--keep-open", os.path.join(tmp, "short.txt")])
+        deal = ["deal", "samen", "8", "jan+piet", "9"]
+        big = median_time(WZ + ["--db", long_db] + deal, reps)
+        small = median_time(WZ + ["--db", small_db] + deal, reps)
+        floor_script = os.path.join(tmp, "floor.py")
+        floor_db = os.path.join(tmp, "floor.db")
+        sqlite3.connect(floor_db).execute("CREATE TABLE t (a TEXT, b INTEGER)").connection.commit()
+        with open(floor_script, "w") as f:
+            f.write("import click, sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+                    "c.execute('INSERT INTO t VALUES (?, ?)', ('samen 8 jan+piet 9', 3))\nc.commit()\n")
+        fl = median_time([PY, floor_script, floor_db], reps)
+        report("wiezen deal (20,000-entry session) vs click+sqlite3 insert",
+               f"{big * 1000:.0f} ms vs {fl * 1000:.0f} ms = {big / fl:.2f}x", "<= 2x", big / fl <= 2)
+        report("wiezen deal: 20,000-entry vs 10-entry session",
+               f"{big * 1000:.0f} ms vs {small * 1000:.0f} ms = {big / small:.2f}x", "<= 1.25x", big / small <= 1.25)
+        su = shutil.which("sqlite-utils") or os.path.join(os.path.dirname(PY), "sqlite-utils")
+        if os.path.exists(su):
+            su_db = os.path.join(tmp, "su.db")
+            row = json.dumps({"text": "samen 8 jan+piet 9", "points": 3})
+            sut = median_time([su, "insert", su_db, "entries", "-"], reps, stdin=row)
+            report("wiezen deal vs sqlite-utils insert of one row",
+                   f"{big * 1000:.0f} ms vs {sut * 1000:.0f} ms = {big / sut:.2f}x", "faster (< 1x)", big < sut)
+
+        # 4. standings over generated ledgers
+        sizes = [10_000, 100_000] + ([] if args.quick else [1_000_000])
+        times = {}
+        for n in sizes:
+            db = os.path.join(tmp, f"gen{n}.db")
+            generate_entries(db, n)
+            cmd = WZ + ["--db", db, "standings", "--format", "json"]
+            r = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
+            if r.returncode != 0:
+                report(f"standings over {n:,} entries", f"command failed: {r.stderr.strip()[-200:]}", "< 1 s", False)
+                break
+            times[n] = median_time(cmd, 3)
+        if times:
+            fig = ", ".join(f"{n:,}: {t * 1000:.0f} ms" for n, t in times.items())
+            top = max(times)
+            ok = times[top] < 1.0
+            if len(times) > 1:
+                lo = min(times)
+                growth = (times[top] - times[lo]) / (top - lo) * 1e6
+                fig += f" ({growth:.2f} ms per 1,000 entries)"
+            report("standings --format json", fig, "< 1 s at the largest, linear or better", ok)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    missed = [r for r in results if not r[3]]
+    print(f"\n{len(results) - len(missed)} goals met, {len(missed)} missed")
+
+
+if __name__ == "__main__":
+    main()
