@@ -112,22 +112,21 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
 
     Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
     """
-    out: list[tuple[str, Callable[[Any], None]]] = [("m001_initial", _m001_initial)]
+    from .club import club_views_migration
     from .precedents import m002_precedents
 
-    out.append(("m002_precedents", m002_precedents))
-    # -- m002 goes here (precedents)
-    # -- m003 goes here (club views)
-    from .club import club_views_migration
-
-    out.append(("m003_club_views", club_views_migration))
-    out.append(("m004_session_totals", _m004_session_totals))
-    return out
+    return [
+        ("m001_initial", _m001_initial),
+        ("m002_precedents", m002_precedents),
+        ("m003_club_views", club_views_migration),
+        ("m004_session_totals", _m004_session_totals),
+    ]
 
 
 # The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
 # everyday path checks one integer and never imports sqlite-utils.
-MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals")  # the names of _migration_list(); a test checks it
+# The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
+MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals")
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
 
