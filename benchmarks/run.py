@@ -84,8 +84,7 @@ def generate_entries(path: str, n_entries: int, per_session: int = 200) -> None:
     rng = random.Random(7)
     names = [f"p{i:02d}" for i in range(24)]
     c.executemany("INSERT OR IGNORE INTO players (name, created_at) VALUES (?, '2026-01-01')", [(n,) for n in names])
-    pid = {n: i for i, n in c.execute("SELECT id, name FROM players")}
-    pid = {v: k for k, v in pid.items()}
+    pid = {name: i for i, name in c.execute("SELECT id, name FROM players")}
     n_sessions = max(1, n_entries // per_session)
     c.execute("BEGIN")
     eid = c.execute("SELECT coalesce(max(id), 0) FROM entries").fetchone()[0]
