@@ -154,11 +154,13 @@ def _statements(sql: str) -> list[str]:
     return out
 
 
-_APPEND_ONLY = """
-CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: add a correction instead of changing a row'); END;
-CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: nothing is ever deleted'); END;
+def append_only(table: str, hint: str = "add a correction instead of changing a row") -> str:
+    """Triggers that refuse every UPDATE and DELETE on ``table``: the schema itself keeps history."""
+    return f"""
+CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+BEGIN SELECT RAISE(ABORT, '{table} are append-only: {hint}'); END;
+CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+BEGIN SELECT RAISE(ABORT, '{table} are append-only: nothing is ever deleted'); END;
 """
 
 _SCHEMA_1 = (
@@ -243,7 +245,7 @@ BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END;
 CREATE TRIGGER sessions_no_delete BEFORE DELETE ON sessions
 BEGIN SELECT RAISE(ABORT, 'sessions are never deleted'); END;
 """
-    + "".join(_APPEND_ONLY.format(t=t) for t in ("entries", "entry_points", "voids", "house_rules", "seats"))
+    + "".join(append_only(t) for t in ("entries", "entry_points", "voids", "house_rules", "seats"))
 )
 
 

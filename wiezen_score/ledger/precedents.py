@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import WiezenError
+from . import append_only
 
 if TYPE_CHECKING:
     from . import EntryRow, Ledger, SessionInfo
@@ -28,12 +29,6 @@ HL_END = "\x03"
 
 ORIGINS = ("ruling", "penalty", "house-rules")
 
-_APPEND_ONLY = """
-CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: edit a precedent to add a version instead'); END;
-CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: nothing is ever deleted'); END;
-"""
 
 _SCHEMA = (
     """
@@ -72,7 +67,7 @@ BEGIN
     VALUES (NEW.precedent_id, NEW.title, NEW.ruling, (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(NEW.tags)));
 END;
 """
-    + "".join(_APPEND_ONLY.format(t=t) for t in ("precedents", "precedent_versions"))
+    + "".join(append_only(t, "edit a precedent to add a version instead") for t in ("precedents", "precedent_versions"))
 )
 
 
