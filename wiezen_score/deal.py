@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import WiezenError
-from .rules import HouseRules, MiserieContract, TrickContract, normalize_word
+from .rules import HouseRules, MiserieContract, TrickContract
 
 OVER_TROEL = "over-troel"
 

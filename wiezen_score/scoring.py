@@ -17,6 +17,7 @@ if False:  # pragma: no cover - typing only, keeps fractions off the start-up pa
     from fractions import Fraction
 
 Points = Union[int, "Fraction"]
+Number = Union[int, float, "Fraction"]  # points as stored (REAL) or computed
 
 
 @dataclass(frozen=True)
@@ -27,19 +28,19 @@ class Score:
     explanation: tuple[str, ...]
 
 
-def fmt(p: Points) -> str:
+def fmt(p: Number) -> str:
     """A point amount as a player writes it: 7, -7.5, +3 is written 3."""
     if getattr(p, "denominator", 1) == 1:
         return str(int(p))
     return str(float(p))
 
 
-def signed(p: Points) -> str:
+def signed(p: Number) -> str:
     s = fmt(p)
     return s if s.startswith("-") or s == "0" else f"+{s}"
 
 
-def plain(p: Points) -> int | float:
+def plain(p: Number) -> int | float:
     """A JSON-friendly number: int when whole, float (exact for halves) otherwise."""
     if getattr(p, "denominator", 1) == 1:
         return int(p)
@@ -58,6 +59,7 @@ def score(
         raise WiezenError(f"a deal is played by exactly four players, not {len(active)}")
     if multiplier < 1:
         raise WiezenError(f"the multiplier must be 1 or more, not {multiplier}")
+    made: bool | None
     if isinstance(deal, TrickDeal):
         pts, made, steps = _trick(deal, active)
     else:
@@ -112,7 +114,7 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
                 )
             else:
                 x = made_amt
-                steps.append(f"{label} made: {x}" + (f" (no overtrick points)" if t > lv else ""))
+                steps.append(f"{label} made: {x}" + (" (no overtrick points)" if t > lv else ""))
             if t == 13 and c.all_tricks_times:
                 x2 = x * c.all_tricks_times
                 steps.append(f"all 13 tricks (onder tafel): {x} x {c.all_tricks_times} = {x2}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .deal import Deal, MiserieDeal, TrickDeal, parse_deal, resolve_player
+from .deal import Deal, TrickDeal, parse_deal, resolve_player
 from .errors import WiezenError
 from .rules import HouseRules
 from .scoring import Points, score

@@ -106,8 +106,8 @@ def parse_line(line: str) -> Line | None:
     if head == "amend":
         if len(words) < 3 or not words[1].isdigit():
             raise WiezenError("amend line: 'amend N DEAL', e.g. 'amend 3 samen 8 jan+piet 8'")
-        e = parse_entry(words[2:])
-        if isinstance(e, Undo):
+        entry = parse_entry(words[2:])
+        if isinstance(entry, Undo):
             raise WiezenError("amend N takes a deal, pas, redeal or penalty, not undo")
-        return Amend(int(words[1]), e)
+        return Amend(int(words[1]), entry)
     return parse_entry(words)
