@@ -12,7 +12,7 @@ from ..deal import parse_deal
 from ..errors import WiezenError
 from ..rules import DEFAULT_RULES, HouseRules
 from ..scoring import Score, fmt, plain, score, signed
-from .common import echo_json, rules_from_spec, table
+from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec, table
 
 
 def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
@@ -38,7 +38,7 @@ def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
     }
 
 
-@click.command()
+@click.command(context_settings=DEAL_ARGS)
 @click.argument("deal", nargs=-1)
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", help="House rules: a preset, added rules, or a .toml file. "
               "Default: the open session's, else whisthub.")
@@ -95,7 +95,7 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
     else:
         names = ["A", "B", "C", "D"]
     if each is None:
-        line = " ".join(deal)
+        line = deal_text(deal)
         d = parse_deal(line, rules, names, over_troel=over_troel)
         s = score(d, rules, names, multiplier)
         if as_json:

@@ -56,6 +56,19 @@ def rules_from_spec(spec: str, ledger_lookup: Any = None) -> tuple[HouseRules, s
     )
 
 
+# Deal lines are arguments: a negative number of tricks ("-1") must reach the deal parser (which explains
+# that tricks are 0 to 13) instead of being taken for an unknown option. Real options still work anywhere.
+DEAL_ARGS = {"ignore_unknown_options": True}
+
+
+def deal_text(words: Sequence[str]) -> str:
+    """The words of a deal line; a word that looks like a mistyped option (--x, -x) is a usage error."""
+    for w in words:
+        if w.startswith("-") and not w[1:].isdigit():
+            raise click.NoSuchOption(w)
+    return " ".join(words)
+
+
 def echo_json(doc: Any) -> None:
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
 

@@ -9,6 +9,7 @@ import click
 from ..errors import WiezenError
 from ..scoring import signed
 from ..session import EntryInput, Scored, TableState, sitting_out
+from .common import DEAL_ARGS, deal_text
 
 
 def _db(ctx: click.Context) -> Any:
@@ -110,7 +111,7 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
         _report(ctx, no, sc, led)
 
 
-@click.command()
+@click.command(context_settings=DEAL_ARGS)
 @click.argument("deal", nargs=-1, required=True)
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel.")
 @click.pass_context
@@ -127,7 +128,7 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
         wiezen deal troel j+m 8
         wiezen deal grote-miserie jan 0 piet 2
     """
-    _record(ctx, EntryInput("deal", text=" ".join(deal), over_troel=over_troel))
+    _record(ctx, EntryInput("deal", text=deal_text(deal), over_troel=over_troel))
 
 
 @click.command("pass")
@@ -198,7 +199,7 @@ def undo(ctx: click.Context, reason: str) -> None:
         click.echo("next: " + status_line(s.players, state))
 
 
-@click.command()
+@click.command(context_settings=DEAL_ARGS)
 @click.argument("no", type=int)
 @click.argument("entry", nargs=-1, required=True)
 @click.option("--reason", default="", help="Why (kept in the history).")
@@ -217,7 +218,7 @@ def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str) -> N
     from .. import ledger
     from ..sessionfile import Undo, parse_entry
 
-    e = parse_entry(list(entry))
+    e = parse_entry(deal_text(entry).split())
     if isinstance(e, Undo):
         raise WiezenError("amend takes a deal line, pas, redeal or penalty")
     with ledger.open_ledger(_db(ctx)) as led:
