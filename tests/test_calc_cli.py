@@ -80,11 +80,15 @@ def test_contract_the_rules_lack_lists_the_ones_they_have(db):
         assert c in line
 
 
-def test_negative_tricks_without_double_dash_is_a_usage_error_at_worst(db):
-    # click reads "-1" as an option; whatever happens, it is one Error: line, never a traceback
+def test_negative_tricks_without_double_dash_reach_the_deal_parser(db):
+    # "-1" is not taken for an unknown option: the deal parser explains the range of tricks
     r = invoke(db, "calc", "samen", "8", "A+B", "-1")
-    assert r.exit_code in (1, 2)
-    assert_error(r, r.exit_code)
+    assert_error(r, 1, "0 to 13")
+
+
+def test_a_mistyped_option_among_deal_words_is_still_a_usage_error(db):
+    r = invoke(db, "calc", "samen", "8", "A+B", "9", "--jsn")
+    assert_error(r, 2, "--jsn")
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "two"])
