@@ -146,6 +146,7 @@ def test_players_match_case_insensitively(tmp_path, db):
     assert sorted(r[0] for r in rows(club, "SELECT name FROM players")) == ["Jan", "Lotte", "Mieke", "Piet", "bert"]
     got = {d["player"].lower(): d for d in standings(club)}
     assert got["jan"]["points"] == -2 and got["jan"]["sessions"] == 4
+    ok(club, "check")  # deal lines that spell a name in another case still re-score as stored
 
 
 @pytest.mark.parametrize(
@@ -277,6 +278,17 @@ def test_bad_content_is_refused(db, tmp_path):
     bad = json.loads(json.dumps(doc))
     bad["sessions"][0]["players"][0] = '=HYPERLINK("x")'
     assert "usable player name" in refused(club, "import", write(tmp_path, bad, "b2.json"))
+    # points that add up to 0 but are not what the deal line scores, and a deal line that cannot be scored
+    deal_no = next(i for i, e in enumerate(doc["sessions"][0]["entries"]) if e["kind"] == "deal" and not e["void"])
+    doc["sessions"][0]["source_hash"] = None  # not the same session file as the one already imported
+    bad = json.loads(json.dumps(doc))
+    pts = bad["sessions"][0]["entries"][deal_no]["points"]
+    for p in pts:
+        pts[p] = pts[p] * 2
+    assert "re-scored" in refused(club, "import", write(tmp_path, bad, "b4.json"))
+    bad = json.loads(json.dumps(doc))
+    bad["sessions"][0]["entries"][deal_no]["text"] = "gibberish words here"
+    assert "cannot be re-scored" in refused(club, "import", write(tmp_path, bad, "b5.json"))
     bad = json.loads(json.dumps(doc))
     bad["sessions"][0]["rules_toml"] = "this is [not toml"
     assert "session new-session" in refused(club, "import", write(tmp_path, bad, "b3.json"))

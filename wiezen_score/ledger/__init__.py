@@ -955,7 +955,7 @@ def _same(r: EntryRow, sc: Scored) -> bool:
         and r.multiplier == sc.multiplier
         and r.next_dealer == sc.after.dealer
         and r.next_multiplier == sc.after.pending
-        and r.text == sc.text
+        and r.text.casefold() == sc.text.casefold()  # an imported entry may spell a name in another case
         and dict(r.points) == {p: float(v) for p, v in sc.points.items()}
     )
 

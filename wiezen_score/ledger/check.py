@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import WiezenError
 
@@ -208,7 +208,16 @@ def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
         problems.append(Problem("totals", message, sid))
 
 
-def _rescore(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+def rescore_sessions(conn: sqlite3.Connection, session_ids: Sequence[int]) -> list[Problem]:
+    """Re-score only these sessions (an import checks what it brings in before it commits)."""
+    problems: list[Problem] = []
+    _rescore(conn, problems, {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}, session_ids)
+    return problems
+
+
+def _rescore(
+    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
+) -> None:
     from ..rules import parse_rules
     from ..session import EntryInput, TableState, apply
 
@@ -216,6 +225,9 @@ def _rescore(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str
     counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]
     rules_cache: dict[str, Any] = {}
     sessions = conn.execute("SELECT id, rules_name, rules_toml, first_dealer FROM sessions ORDER BY id").fetchall()
+    if only is not None:
+        wanted = set(only)
+        sessions = [s for s in sessions if s[0] in wanted]
     counts["sessions"] = len(sessions)
     for sid, rules_name, rules_toml, first_dealer in sessions:
         seats = conn.execute(
@@ -284,7 +296,7 @@ def _rescore(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str
             diffs: list[str] = []
             if sc.kind != kind:
                 diffs.append(f"kind {kind}, re-scored {sc.kind}")
-            if sc.text != text:
+            if sc.text.casefold() != str(text).casefold():  # names match whatever their case (imports)
                 diffs.append(f"text '{text}', re-scored '{sc.text}'")
             if (sc.contract or None) != (contract or None):
                 diffs.append(f"contract {contract}, re-scored {sc.contract or None}")

@@ -673,6 +673,12 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
                         f"session {sid}: entry {dup[0]} would count twice (the file and this ledger recorded "
                         "different entries after a common start: the ledgers have diverged)"
                     )
+            if touched and not conflicts:
+                # what comes in must score as recorded: re-score every session it touches before committing
+                from .check import rescore_sessions
+
+                for p in rescore_sessions(conn, touched):
+                    conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
             precs = doc.get("precedents")
             if precs:
                 if has_table(conn, "precedents") and has_table(conn, "precedent_versions"):
