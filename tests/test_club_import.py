@@ -336,3 +336,13 @@ def test_streamed_export_equals_the_document(db, tmp_path):
         conn.close()
     empty = export(tmp_path / "none.db")
     assert empty["sessions"] == [] and empty["format"] == "wiezen-export"
+
+
+def test_a_refused_or_dry_run_import_leaves_no_new_ledger_behind(db, tmp_path):
+    fresh = tmp_path / "fresh.db"
+    ok(fresh, "import", db, "--dry-run")
+    assert not fresh.exists()
+    refused(fresh, "import", write(tmp_path, {"format": "something else"}, "x.json"))
+    assert not fresh.exists()
+    ok(fresh, "import", db)
+    assert fresh.exists()

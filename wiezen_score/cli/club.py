@@ -233,19 +233,27 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     from ..ledger import club
 
     target = ledger.resolve_path(_db(ctx))
-    if file == "-":
-        try:
-            doc = json.loads(sys.stdin.read())
-        except json.JSONDecodeError as e:
-            raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
-        with ledger.open_ledger(target) as led:
-            report = club.import_doc(led, doc, dry_run=dry_run)
-        kind = "file"
-    elif os.path.exists(target) and os.path.exists(file) and os.path.samefile(file, target):
-        raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
-    else:
-        with club.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
-            report = club.import_doc(led, doc, dry_run=dry_run)
+    new_ledger = not os.path.exists(target)
+    try:
+        if file == "-":
+            try:
+                doc = json.loads(sys.stdin.read())
+            except json.JSONDecodeError as e:
+                raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
+            with ledger.open_ledger(target) as led:
+                report = club.import_doc(led, doc, dry_run=dry_run)
+            kind = "file"
+        elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
+            raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
+        else:
+            with club.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
+                report = club.import_doc(led, doc, dry_run=dry_run)
+    except BaseException:
+        if new_ledger:  # "nothing was written" holds for the file system too: no empty ledger left behind
+            ledger.remove_ledger_files(target)
+        raise
+    if dry_run and new_ledger:
+        ledger.remove_ledger_files(target)
     if as_json:
         from .common import echo_json
 

@@ -51,6 +51,15 @@ def migration_backups(path: str) -> list[str]:
     return sorted(found, key=lambda f: (os.path.getmtime(f), f))
 
 
+def remove_ledger_files(path: str) -> None:
+    """Remove a ledger this command itself created (and its journal files): for a refused first import."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.remove(path + suffix)
+        except OSError:
+            pass
+
+
 def existing_db_path(opt: str | None) -> str | None:
     path = resolve_path(opt)
     return path if os.path.exists(path) else None

@@ -432,7 +432,7 @@ class _Bad(Exception):
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise _Bad(f"{where}: {what}")
+        raise _Bad(f"{where} {what}" if where == "the file" else f"{where}: {what}")
 
 
 def _is_int(v: Any) -> bool:
