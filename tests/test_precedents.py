@@ -239,6 +239,7 @@ def test_search_results(searchable):
     assert search_ids(db, "CAFÉ") == [ids["cafe"]]
     assert search_ids(db, "renon*") == [ids["spel"]]            # a prefix
     assert search_ids(db, "*") == []                            # nothing to search for: nothing, no error
+    # alone, AND / OR / NEAR( are searched as words (no ruling here has them): nothing, no error
     assert search_ids(db, "AND") == [] and search_ids(db, "OR") == [] and search_ids(db, "NEAR(") == []
     assert search_ids(db, "troel AND pas") == [ids["pas"]]      # the operator is dropped, both words required
     assert search_ids(db, "NEAR(troel pas)") == [ids["pas"]]

@@ -173,17 +173,23 @@ def fts_terms(text: str) -> list[str]:
 
     Every word becomes a quoted phrase (so quotes, apostrophes, hyphens, ``AND``/``OR``/``NOT``/``NEAR(``
     and parentheses are text, never syntax); a phrase in double quotes stays a phrase; a word ending in
-    ``*`` is a prefix (``renon*``). The bare operators AND, OR, NOT and NEAR are dropped.
+    ``*`` is a prefix (``renon*``). The bare words AND, OR, NOT and NEAR are left out when other words are
+    given ("renonce AND troef" finds both words), and searched as words when they are all there is.
     """
+    terms = _terms(text, keep_operators=False)
+    return terms or _terms(text, keep_operators=True)
+
+
+def _terms(text: str, keep_operators: bool) -> list[str]:
     pieces: list[tuple[str, bool]] = []  # (text, prefix)
     s = text.replace("\x00", " ")
     pos = 0
     for m in re.finditer(r'"([^"]*)("|$)', s):
-        pieces += _words(s[pos:m.start()])
+        pieces += _words(s[pos:m.start()], keep_operators)
         phrase = m.group(1).strip()
         pieces.append((phrase.rstrip("*"), phrase.endswith("*")))
         pos = m.end()
-    pieces += _words(s[pos:])
+    pieces += _words(s[pos:], keep_operators)
     return [
         '"' + t.replace('"', "") + '"' + ("*" if prefix else "")
         for t, prefix in pieces
@@ -199,10 +205,10 @@ def fts_query(text: str, any_word: bool = False) -> str | None:
     return (" OR " if any_word else " ").join(terms)
 
 
-def _words(s: str) -> list[tuple[str, bool]]:
+def _words(s: str, keep_operators: bool = False) -> list[tuple[str, bool]]:
     out = []
     for w in s.split():
-        if w in _OPERATORS or w.startswith("NEAR("):
+        if not keep_operators and (w in _OPERATORS or w.startswith("NEAR(")):
             w = w[5:] if w.startswith("NEAR(") else ""
         w = w.strip("()")
         out.append((w.rstrip("*"), w.endswith("*")))
