@@ -29,10 +29,8 @@ class Score:
 
 
 def fmt(p: Number) -> str:
-    """A point amount as a player writes it: 7, -7.5, +3 is written 3."""
-    if getattr(p, "denominator", 1) == 1:
-        return str(int(p))
-    return str(float(p))
+    """A point amount as a player writes it: 7, -7.5."""
+    return str(plain(p))
 
 
 def signed(p: Number) -> str:
@@ -41,7 +39,12 @@ def signed(p: Number) -> str:
 
 
 def plain(p: Number) -> int | float:
-    """A JSON-friendly number: int when whole, float (exact for halves) otherwise."""
+    """A JSON-friendly number: int when whole, float (exact for halves) otherwise.
+
+    Takes computed points (int, Fraction) and stored ones (SQLite REAL comes back as float).
+    """
+    if isinstance(p, float):
+        return int(p) if p.is_integer() else p
     if getattr(p, "denominator", 1) == 1:
         return int(p)
     return float(p)

@@ -47,12 +47,20 @@ def _avg(v: float | int) -> int | float:
 # ------------------------------------------------------------------------------------------------ standings
 
 
+def ranks(items: list[dict[str, Any]]) -> list[int]:
+    """Standard competition ranking of players sorted best first: equal points, equal rank (1, 2, 2, 4)."""
+    out: list[int] = []
+    for i, d in enumerate(items):
+        out.append(out[-1] if i and d["points"] == items[i - 1]["points"] else i + 1)
+    return out
+
+
 def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
     """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
     return [
-        [i + 1, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
+        [rank, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
          d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
-        for i, d in enumerate(items)
+        for rank, d in zip(ranks(items), items)
     ]  # fmt: skip
 
 
@@ -98,7 +106,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
     if out_format == "json":
         from .common import echo_json
 
-        echo_json([{"rank": i + 1, **d, "average": _avg(d["average"])} for i, d in enumerate(items)])
+        echo_json([{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items)])
     elif out_format == "csv":
         from ..render import to_csv
 
@@ -121,10 +129,10 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
             return signed(v) if isinstance(v, int) else (f"{v:+.2f}".rstrip("0").rstrip(".") if v else "0")
 
         rows = [
-            [i + 1, _md(d["player"]) if out_format == "markdown" else d["player"], num(d["points"]), d["sessions"],
+            [rank, _md(d["player"]) if out_format == "markdown" else d["player"], num(d["points"]), d["sessions"],
              d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
              num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
-            for i, d in enumerate(items)
+            for rank, d in zip(ranks(items), items)
         ]  # fmt: skip
         headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst",
                    "average", "trend"]  # fmt: skip

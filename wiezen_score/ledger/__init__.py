@@ -676,7 +676,8 @@ class Ledger:
         out = []
         for r in self.conn.execute(q, (since, since, until, until)).fetchall():
             totals = self.totals(r[0])
-            leader = max(totals.items(), key=lambda kv: kv[1])[0] if totals and any(totals.values()) else ""
+            top = max(totals.values()) if totals and any(totals.values()) else None
+            leader = ", ".join(p for p, v in totals.items() if v == top) if top is not None else ""  # ties: all
             out.append({
                 "id": r[0], "date": r[1], "name": r[2], "rules": r[3], "open": bool(r[4]),
                 "players": (r[5] or "").split(","), "deals": r[6], "leader": leader,
