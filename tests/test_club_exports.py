@@ -34,8 +34,10 @@ def db(tmp_path):
 
 
 def rename(db, names):
+    """Hostile names put in behind the tool's back (the tool refuses them, and the schema refuses renames)."""
     conn = sqlite3.connect(str(db))
     with conn:
+        conn.execute("DROP TRIGGER players_no_update")
         for old, new in names.items():
             conn.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
     conn.close()

@@ -26,6 +26,17 @@ STATEMENTS = [
     "DELETE FROM sessions",
     "UPDATE sessions SET rules_toml = '' WHERE id = 1",
     "UPDATE sessions SET ended_at = NULL WHERE id = 1",  # an ended session stays ended
+    # REPLACE deletes the old row without firing a delete trigger: refused all the same
+    "INSERT OR REPLACE INTO entry_points SELECT entry_id, player_id, 999, taker, made FROM entry_points LIMIT 1",
+    "REPLACE INTO entries SELECT id, uid, session_id, no, kind, 'samen 13 jan+piet 13', contract, dealer, multiplier, "
+    "offender_id, round, deal_no, reason, next_dealer, next_multiplier, replaces, created_at FROM entries LIMIT 1",
+    "INSERT OR REPLACE INTO voids SELECT entry_id, 'undo', NULL, 'x', created_at FROM voids LIMIT 1",
+    "INSERT OR REPLACE INTO sessions SELECT id, uid, 'x', date, rules_name, rules_toml, first_dealer, started_at, "
+    "ended_at, source_hash FROM sessions LIMIT 1",
+    "INSERT OR REPLACE INTO seats SELECT session_id, seat, player_id FROM seats LIMIT 1",
+    "INSERT OR REPLACE INTO house_rules SELECT id, name, '', reason, added_at FROM house_rules LIMIT 1",
+    "UPDATE players SET name = 'jantje' WHERE name = 'jan'",
+    "DELETE FROM players",
 ]
 
 

@@ -116,6 +116,38 @@ def _m004_session_totals(db: Any) -> None:
         db.execute(stmt)
 
 
+# Each append-only table with the column sets that identify a row. INSERT OR REPLACE (and REPLACE INTO) would
+# delete the old row without firing the delete trigger: a BEFORE INSERT trigger refuses a row that exists.
+_KEYS = {
+    "entries": [("id",), ("uid",)],
+    "entry_points": [("entry_id", "player_id")],
+    "voids": [("entry_id",)],
+    "seats": [("session_id", "seat"), ("session_id", "player_id")],
+    "house_rules": [("id",)],
+    "sessions": [("id",), ("uid",), ("source_hash",)],
+    "players": [("id",), ("name",)],
+    "precedents": [("id",), ("uid",)],
+    "precedent_versions": [("precedent_id", "version")],
+}
+
+
+def _m005_no_replace(db: Any) -> None:
+    """History cannot be replaced either; players are never renamed nor removed."""
+    for table, keys in _KEYS.items():
+        cond = " OR ".join(
+            "EXISTS (SELECT 1 FROM {t} WHERE {m})".format(
+                t=table, m=" AND ".join(f"{c} = NEW.{c}" for c in cols)
+            )
+            for cols in keys
+        )
+        db.execute(
+            f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} WHEN {cond} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: this row exists already'); END"
+        )
+    for stmt in _statements(append_only("players", "a player keeps his name")):
+        db.execute(stmt)
+
+
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
@@ -129,13 +161,14 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m002_precedents", m002_precedents),
         ("m003_club_views", club_views_migration),
         ("m004_session_totals", _m004_session_totals),
+        ("m005_no_replace", _m005_no_replace),
     ]
 
 
 # The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
 # everyday path checks one integer and never imports sqlite-utils.
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
-MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals")
+MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace")
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
 

@@ -24,10 +24,13 @@ from typing import Any, Sequence
 
 from ..errors import WiezenError
 
-APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats")
-REQUIRED_TRIGGERS = tuple(
-    f"{t}_no_{op}" for t in APPEND_ONLY_TABLES for op in ("update", "delete")
-) + ("sessions_keep_history", "sessions_no_delete")
+APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
+NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
+REQUIRED_TRIGGERS = (
+    tuple(f"{t}_no_{op}" for t in APPEND_ONLY_TABLES for op in ("update", "delete"))
+    + ("sessions_keep_history", "sessions_no_delete")
+    + tuple(f"{t}_no_replace" for t in NO_REPLACE_TABLES)
+)
 
 
 @dataclass(frozen=True)
