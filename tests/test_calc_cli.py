@@ -298,3 +298,16 @@ def test_subprocess_end_to_end(tmp_path):
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["points"] == {"A": 30, "B": 30, "C": -30, "D": -30}  # whisthub all tricks: 30
     assert not (tmp_path / "none.db").exists()
+
+
+def test_over_troel_on_a_trick_contract_is_refused(db):
+    r = invoke(db, "calc", "--over-troel", "samen", "8", "A+B", "9")
+    assert_error(r, 1, "over-troel")
+
+
+def test_several_miseries_alone_explain_each_settlement_and_the_sum(db):
+    # SCORING.md: two grote miseries under whisthub, one made and one lost: +48, -48, 0, 0
+    r = invoke(db, "calc", "--json", "grote-miserie", "A", "0", "B", "1")
+    steps = json.loads(r.stdout)["explanation"]
+    assert any("A made: A +36" in s for s in steps) and any("B lost: B -36" in s for s in steps)
+    assert steps[-1].endswith("added up: A +48, B -48, C 0, D 0")

@@ -78,6 +78,8 @@ presets = st.sampled_from(PRESETS).map(load_preset)
 
 
 def run(rules, line, multiplier=1, over_troel=False):
+    if over_troel and not rules.contract(line.split()[0]).is_miserie:
+        over_troel = False  # only a miserie can be bid over a troel (the parser refuses it elsewhere)
     d = parse_deal(line, rules, PLAYERS, over_troel=over_troel)
     return d, score(d, rules, PLAYERS, multiplier)
 

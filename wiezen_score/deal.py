@@ -129,6 +129,8 @@ def parse_deal(
         return MiserieDeal(contract, tuple(plays), over_troel)
 
     # trick contract: [LEVEL] TAKER[+PARTNER] TRICKS
+    if over_troel:
+        raise WiezenError(f"over-troel is for a miserie bid over a troel, not for {contract.name}")
     level = contract.levels[0]
     if args and args[0].isdigit() and len(args) == 3:
         lv = int(args[0])

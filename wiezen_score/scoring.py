@@ -150,6 +150,8 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     if deal.over_troel and c.over_troel is not None:
         x = c.over_troel
         steps.append(f"{c.name} bid over a troel: {x} instead of {c.points}")
+    elif deal.over_troel:
+        steps.append(f"bid over a troel: house rules '{rules.name}' give {c.name} no other amount for that")
     need = "no trick" if c.tricks == 0 else f"exactly {c.tricks} trick{'s' if c.tricks != 1 else ''}"
     results = [(p, t == c.tricks) for p, t in deal.plays]
     for p, ok in results:
@@ -160,8 +162,16 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
         for p, ok in results:
             for q, v in _settle([p], active, x, ok, solo=True).items():
                 pts[q] += v
+            if len(results) > 1:
+                steps.append(
+                    f"  {p} {'made' if ok else 'lost'}: {p} {'+' if ok else '-'}{3 * x}, "
+                    f"each other player {'-' if ok else '+'}{x}"
+                )
         if len(results) > 1:
-            steps.append("several miseries (alone): each settled against the other three, then added up")
+            steps.append(
+                "several miseries (alone): each settled against the other three, then added up: "
+                + ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+            )
         else:
             p, ok = results[0]
             steps.append(f"solo: {p} {'+' if ok else '-'}3 x {x} = {'+' if ok else '-'}{3 * x}, each other player {'-' if ok else '+'}{x}")
