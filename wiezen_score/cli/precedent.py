@@ -208,7 +208,13 @@ def _entry_line(r: Any, players: tuple[str, ...]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="JSON: the item plus players, history and the entry.")
 @click.pass_context
 def show(ctx: click.Context, pid: int, as_json: bool) -> None:
-    """Show precedent ID: the ruling, its earlier versions, and the entry it arose from as it was scored."""
+    """Show precedent ID: the ruling, its earlier versions, and the entry it arose from as it was scored.
+
+    \b
+    Examples:
+        wiezen precedent show 3
+        wiezen precedent show 3 --json
+    """
     from .. import ledger
     from ..ledger import precedents as P
     from ..rules import summary

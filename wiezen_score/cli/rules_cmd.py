@@ -35,7 +35,13 @@ def _all_rules(ctx: click.Context) -> list[tuple[str, str, str]]:
 @click.option("--json", "as_json", is_flag=True, help="JSON output: a list of {name, origin, description, summary}.")
 @click.pass_context
 def list_(ctx: click.Context, as_json: bool) -> None:
-    """List the built-in and added house rules, with a one-line summary each."""
+    """List the built-in and added house rules, with a one-line summary each.
+
+    \b
+    Examples:
+        wiezen rules list
+        wiezen rules list --json
+    """
     rows = []
     for name, origin, text in _all_rules(ctx):
         r = parse_rules(text, name)

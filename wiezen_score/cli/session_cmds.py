@@ -68,6 +68,13 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     The session keeps a copy of the house rules as they are now: changing them later never changes
     its scores. At five players the dealer sits out each deal; at six, the dealer and the player
     opposite him.
+
+    \b
+    Examples:
+        wiezen session start --players jan,piet,mieke,lotte
+        wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek --name "Café De Kroon"
+        wiezen session start --players an,bert,carla,dirk,eva --dealer carla --date 2026-11-27
+        wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
     """
     from .. import ledger
     from ..dates import parse_date
@@ -94,7 +101,12 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
 @session.command()
 @click.pass_context
 def end(ctx: click.Context) -> None:
-    """Close the open session (its sheet stays, see `wiezen sheet --session ID`)."""
+    """Close the open session (its sheet stays, see `wiezen sheet --session ID`).
+
+    \b
+    Example:
+        wiezen session end && wiezen settle --cents 5
+    """
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx)) as led:
@@ -138,6 +150,10 @@ def pass_(ctx: click.Context) -> None:
 
     Depending on the house rules the same or the next player deals, and the next deal that is played
     counts double (once, or again for every rondje pas).
+
+    \b
+    Example:
+        wiezen pass && wiezen deal samen 8 jan+piet 9      (the deal counts x2 under rupelstreek)
     """
     _record(ctx, EntryInput("pass"))
 
@@ -187,7 +203,12 @@ def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no:
 @click.option("--reason", default="", help="Why (kept in the history).")
 @click.pass_context
 def undo(ctx: click.Context, reason: str) -> None:
-    """Void the last entry that still counts. Nothing is deleted: it stays on the sheet, marked voided."""
+    """Void the last entry that still counts. Nothing is deleted: it stays on the sheet, marked voided.
+
+    \b
+    Example:
+        wiezen undo --reason "wrong number of tricks"
+    """
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx)) as led:

@@ -269,6 +269,12 @@ def replay(ctx: click.Context, file: str, as_json: bool, keep_open: bool) -> Non
         penalty jan renonce in troef          (penalty jan round te laat: a round)
         redeal carte blanche
         undo
+
+    \b
+    Examples:
+        wiezen replay examples/cafe-de-kroon-rupelstreek.txt
+        wiezen --db club.db replay avond.txt --json
+        wiezen replay --keep-open avond.txt && wiezen deal samen 8 jan+piet 9
     """
     import datetime
     import sys
@@ -302,7 +308,14 @@ def replay(ctx: click.Context, file: str, as_json: bool, keep_open: bool) -> Non
 
 @click.group()
 def db() -> None:
-    """Where the ledger lives, and backups."""
+    """Where the ledger lives, and backups.
+
+    \b
+    Examples:
+        wiezen db path
+        wiezen db backup ~/wiezen-2026-11-30.db
+        datasette "$(wiezen db path)"
+    """
 
 
 @db.command()
@@ -314,6 +327,11 @@ def path(ctx: click.Context, as_json: bool) -> None:
     The backups wiezen made before upgrading the ledger's schema (FILE.before-schema-N-from-M-STAMP.bak,
     next to the ledger) are listed after it on stderr, so that `$(wiezen db path)` stays the path alone.
     To restore one, copy it over the ledger while no wiezen is running.
+
+    \b
+    Examples:
+        wiezen db path
+        WIEZEN_DB=club.db wiezen db path --json
     """
     from .. import ledger
 
@@ -333,7 +351,12 @@ def path(ctx: click.Context, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.pass_context
 def backup(ctx: click.Context, file: str) -> None:
-    """Write a consistent copy of the ledger to FILE (SQLite's online backup), even while others write."""
+    """Write a consistent copy of the ledger to FILE (SQLite's online backup), even while others write.
+
+    \b
+    Example:
+        wiezen db backup ~/wiezen-2026-11-30.db
+    """
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
