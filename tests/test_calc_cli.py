@@ -328,3 +328,10 @@ def test_several_miseries_alone_explain_each_settlement_and_the_sum(db):
     steps = json.loads(r.stdout)["explanation"]
     assert any("A made: A +36" in s for s in steps) and any("B lost: B -36" in s for s in steps)
     assert steps[-1].endswith("added up: A +48, B -48, C 0, D 0")
+
+
+def test_calc_in_a_five_player_session_scores_the_four_of_the_next_deal(db):
+    assert invoke(db, "session", "start", "--players", "an,bert,carla,dirk,eva").exit_code == 0
+    r = invoke(db, "calc", "--json", "samen", "8", "b+c", "9")  # an deals and sits out; whisthub samen 8: +11
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["points"] == {"bert": 11, "carla": 11, "dirk": -11, "eva": -11}

@@ -42,7 +42,8 @@ def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
 @click.argument("deal", nargs=-1)
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", help="House rules: a preset, added rules, or a .toml file. "
               "Default: the open session's, else whisthub.")
-@click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the open session's, else A,B,C,D.")
+@click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the four who play the "
+              "open session's next deal, else A,B,C,D.")
 @click.option("--multiplier", type=click.IntRange(min=1), default=1, show_default=True,
               help="Multiply every amount (x2 after a rondje pas under doubling house rules).")
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel (wikibooks-wiezen: 24 instead of 12).")

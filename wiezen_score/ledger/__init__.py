@@ -1022,14 +1022,22 @@ def open_ledger(opt: str | None, readonly: bool = False) -> Iterator[Ledger]:
 
 
 def peek_open_session(path: str) -> tuple[list[str], str] | None:
-    """The open session's players and house-rules text, read-only; None when there is none."""
+    """The four players of the open session's next deal and its house-rules text (read-only; None if none).
+
+    At a table of five or six, those are the players who do not sit out the deal about to be dealt.
+    """
+    from ..session import active_players
+
     try:
         led = Ledger(path, readonly=True)
     except WiezenError:
         return None
     try:
         s = led.open_session()
-        return (list(s.players), s.rules_toml) if s else None
+        if s is None:
+            return None
+        state, _ = led.state(s)
+        return list(active_players(s.players, state.dealer)), s.rules_toml
     except sqlite3.Error:
         return None
     finally:
