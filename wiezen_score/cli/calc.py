@@ -119,7 +119,7 @@ def _each(src: TextIO, rules: HouseRules, names: list[str], multiplier: int, ove
     failed = 0
     dumps = json.dumps
     for no, raw in enumerate(src, 1):
-        line = raw.strip()
+        line = raw.strip().lstrip("\ufeff").strip()  # a byte-order mark some editors write
         if not line or line.startswith("#"):
             continue
         try:

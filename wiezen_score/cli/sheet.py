@@ -64,7 +64,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
     running = {p: 0.0 for p in players}
     rows = []
     for e in doc["entries"]:
-        mark = "*" if e["multiplier"] > 1 else ""
+        mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
             text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
@@ -115,7 +115,8 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format:
     """Show the scoresheet: one row per entry with running totals.
 
     Each player's column shows his running total and, in brackets, what the entry gave him. A '*' marks
-    a doubled deal; voided entries stay, marked ~struck~ and not counted; (out) marks who sat out.
+    a doubled deal ('*4', '*8' when doubled again); voided entries stay, marked ~struck~ and not
+    counted; (out) marks who sat out.
 
     \b
     Examples:
@@ -125,6 +126,8 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format:
     """
     from .. import ledger
 
+    if as_json and out_format not in (None, "json"):
+        raise click.UsageError(f"--json and --format {out_format} ask for two outputs: give one")
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = led.session(session_id)
         doc = sheet_doc(led, s)
