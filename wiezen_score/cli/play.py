@@ -132,8 +132,16 @@ class Table:
         elif isinstance(item, Amend):
             self.amend(s, item, line)
         else:
-            self.led.record(item)
+            no, _ = self.led.record(item)
             self.show(s)
+            if self.interactive and item.kind == "penalty" and item.reason.strip():
+                import shlex
+
+                # a penalty with a reason offers to become a precedent (issue 4), without a prompt at the table
+                self.echo(
+                    "hint: to keep this ruling for next time: wiezen precedent add "
+                    f"{shlex.quote(item.reason.strip())} --session {s.id} --deal {no} --ruling \"WHAT WAS DECIDED\""
+                )
 
     def header(self, item: Any, s: Any) -> None:
         from .. import ledger
