@@ -264,7 +264,8 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
         click.echo("  earlier versions:")
         for v in p.history[:-1]:
             tags = f" [{', '.join(v.tags)}]" if v.tags else ""
-            click.echo(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}")
+            why = f" (edited because: {v.note})" if v.note and v.version > 1 else ""
+            click.echo(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}{why}")
         last = p.history[-1]
         note = f", edited because: {last.note}" if last.note else ""
         click.echo(f"  current: v{last.version} ({last.edited_at}){note}")

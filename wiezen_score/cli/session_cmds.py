@@ -140,6 +140,11 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
         wiezen deal troel j+m 8
         wiezen deal grote-miserie jan 0 piet 2
     """
+    command = {"pas": "pass", "pass": "pass", "redeal": "redeal", "penalty": "penalty PLAYER", "undo": "undo"}.get(
+        deal[0].lower()
+    )
+    if command:
+        raise WiezenError(f"'{deal[0]}' is not a deal: use `wiezen {command}`")
     _record(ctx, EntryInput("deal", text=deal_text(deal), over_troel=over_troel))
 
 
