@@ -150,17 +150,21 @@ def _where(lines: _Lines, section: str | None, key: str | None = None) -> str:
     return f"line {no}: " if no else ""
 
 
-def parse_rules(text: str, source: str = "house rules") -> HouseRules:
-    """Parse and validate a house-rules TOML text. Raises WiezenError naming the problem and line."""
+def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
+    """TOML text as a dict (tomllib, or tomli on Python 3.10); a syntax error is a WiezenError."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise WiezenError(f"{source} is not valid TOML: {e}") from None
-    return rules_from_dict(data, source, _Lines(text))
+
+
+def parse_rules(text: str, source: str = "house rules") -> HouseRules:
+    """Parse and validate a house-rules TOML text. Raises WiezenError naming the problem and line."""
+    return rules_from_dict(load_toml(text, source), source, _Lines(text))
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines: _Lines | None = None) -> HouseRules:

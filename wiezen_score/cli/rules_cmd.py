@@ -70,11 +70,9 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
     _, text = rules_from_spec(name, ledger.rules_lookup(ctx.obj.get("db")))
     if as_json:
-        try:
-            import tomllib
-        except ModuleNotFoundError:  # Python 3.10
-            import tomli as tomllib  # type: ignore[no-redef]
-        echo_json(tomllib.loads(text))
+        from ..rules import load_toml
+
+        echo_json(load_toml(text, name))
     else:
         click.echo(text, nl=not text.endswith("\n"))
 

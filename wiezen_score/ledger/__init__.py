@@ -401,11 +401,14 @@ class EntryRow:
     void_reason: str
 
     def as_input(self) -> EntryInput:
-        text = self.text
-        over_troel = text.endswith(" over-troel")
-        return EntryInput(
-            self.kind, text if self.kind == "deal" else "", self.offender, self.round, self.reason, self.deal_no, over_troel,
-        )
+        return stored_input(self.kind, self.text, self.offender, self.round, self.reason, self.deal_no)
+
+
+def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str, deal_no: int | None) -> EntryInput:
+    """A stored entry as the input that re-scores it (amend, explain and check all re-score this way)."""
+    return EntryInput(
+        kind, text if kind == "deal" else "", offender, round_, reason, deal_no, text.endswith(" over-troel"),
+    )
 
 
 class Ledger:

@@ -222,7 +222,8 @@ def _rescore(
     conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
 ) -> None:
     from ..rules import parse_rules
-    from ..session import EntryInput, TableState, apply
+    from ..session import TableState, apply
+    from . import stored_input
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
     counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]
@@ -282,9 +283,9 @@ def _rescore(
                 problems.append(Problem("rescore", f"points for player id(s) {strangers[eid]}, who do not sit at this table", sid, no, eid))
             if offender_id is not None and offender_id not in names:
                 problems.append(Problem("rescore", f"the offender (player id {offender_id}) does not sit at this table", sid, no, eid))
-            e = EntryInput(
-                str(kind), str(text) if kind == "deal" else "", names.get(offender_id, "") if offender_id is not None else "",
-                bool(round_), reason or "", deal_no, str(text).endswith(" over-troel"),
+            e = stored_input(
+                str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
+                bool(round_), reason or "", deal_no,
             )
             try:
                 sc = apply(e, rules, players, state, deal_players)
