@@ -10,10 +10,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from wiezen_score.errors import WiezenError
-from wiezen_score.presets import preset_text
-from wiezen_score.rules import parse_rules
-from wiezen_score.session import EntryInput, TableState, apply
+from wiezen_score.core.errors import WiezenError
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.rules import parse_rules
+from wiezen_score.core.session import EntryInput, TableState, apply
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -54,7 +54,7 @@ def _candidate(rng: random.Random, players: tuple[str, ...]) -> str:
 
 
 def _as_input(line: str) -> EntryInput | None:
-    from wiezen_score.sessionfile import Undo, parse_entry
+    from wiezen_score.core.sessionfile import Undo, parse_entry
 
     e = parse_entry(line.split())
     return None if isinstance(e, Undo) else e

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from wiezen_score.cli import COMMANDS, cli
-from wiezen_score.presets import preset_text
-from wiezen_score.rules import PRESETS
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 

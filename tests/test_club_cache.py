@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from _club_helpers import record_weeks
 from _ledger_helpers import DATA, ok, wz
 
-from wiezen_score.errors import WiezenError
+from wiezen_score.core.errors import WiezenError
 from wiezen_score.ledger import Ledger
-from wiezen_score.ledger.club import check_player_evenings, export_doc, import_doc, standings
-from wiezen_score.presets import preset_text
-from wiezen_score.session import EntryInput
+from wiezen_score.ledger.exchange import export_doc, import_doc
+from wiezen_score.ledger.standings import check_player_evenings, standings
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.session import EntryInput
 
 NAMES = ["an", "bo", "cy", "di", "ed"]
 

@@ -96,7 +96,7 @@ def test_example_metadata_file_is_current():
     example = ROOT / "examples" / "datasette-metadata.json"
     if not example.exists():
         pytest.skip("no example metadata file")
-    from wiezen_score.ledger.club import datasette_metadata
+    from wiezen_score.ledger.datasette import datasette_metadata
 
     assert json.loads(example.read_text(encoding="utf-8")) == datasette_metadata("wiezen")
 

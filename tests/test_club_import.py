@@ -323,7 +323,7 @@ def test_export_from_stdin_round_trip(db, tmp_path):
 
 def test_streamed_export_equals_the_document(db, tmp_path):
     """`export` writes session by session; it must be the same JSON as the document built in memory."""
-    from wiezen_score.ledger.club import export_doc
+    from wiezen_score.ledger.exchange import export_doc
 
     ok(db, "precedent", "add", "Te laat", "--ruling", "Een rondje geven")
     conn = sqlite3.connect(str(db))

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from wiezen_score.cli import cli
-from wiezen_score.deal import parse_deal
-from wiezen_score.presets import load_preset
-from wiezen_score.scoring import score
+from wiezen_score.core.deal import parse_deal
+from wiezen_score.core.presets import load_preset
+from wiezen_score.core.scoring import score
 
 HERE = Path(__file__).parent
 CASES_FILE = HERE / "data" / "conformance_cases.jsonl"

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiezen_score.dates import parse_date, parse_when
-from wiezen_score.errors import WiezenError
+from wiezen_score.core.dates import parse_date, parse_when
+from wiezen_score.core.errors import WiezenError
 
 TODAY = dt.date(2026, 3, 31)
 

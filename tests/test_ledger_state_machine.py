@@ -2,7 +2,7 @@
 
 The model below re-implements, on its own, who deals, who sits out, the pending doubling after a rondje
 pas (none / once / stack, same / next dealer), redeals, strafpunten and rounds owed, undo and amend. For one
-deal's points it uses the pure ``wiezen_score.scoring.score``. After every step the ledger's sheet must equal
+deal's points it uses the pure ``wiezen_score.core.scoring.score``. After every step the ledger's sheet must equal
 the model's, every entry must sum to 0, and re-scoring the stored history gives the stored points.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from wiezen_score.cli.sheet import sheet_doc
-from wiezen_score.deal import MiserieDeal, TrickDeal
-from wiezen_score.errors import WiezenError
+from wiezen_score.core.deal import MiserieDeal, TrickDeal
+from wiezen_score.core.errors import WiezenError
 from wiezen_score.ledger import Ledger
-from wiezen_score.presets import preset_text
-from wiezen_score.rules import MiserieContract, parse_rules
-from wiezen_score.scoring import score
-from wiezen_score.session import EntryInput, fold
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.rules import MiserieContract, parse_rules
+from wiezen_score.core.scoring import score
+from wiezen_score.core.session import EntryInput, fold
 
 NAMES = ["an", "bert", "carla", "dirk", "eva", "fien"]
 STACK_TOML = (Path(__file__).parent / "data" / "rules-stack.toml").read_text(encoding="utf-8")

@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from _ledger_helpers import DATA, ROOT, counting, ok, sheet, wz
-from wiezen_score.abbrev import ABBREVIATIONS, abbreviations, expand_line, expand_word
-from wiezen_score.presets import preset_text
-from wiezen_score.rules import PRESETS, parse_rules
+from wiezen_score.core.abbrev import ABBREVIATIONS, abbreviations, expand_line, expand_word
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.rules import PRESETS, parse_rules
 
 EVENINGS = {ev["file"]: ev for ev in json.loads((DATA / "expected_evenings.json").read_text(encoding="utf-8"))}
 KROON = "examples/cafe-de-kroon-rupelstreek.txt"

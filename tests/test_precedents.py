@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from _ledger_helpers import DATA, dump, ok, refused, start, wz
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger import precedents as P
-from wiezen_score.rulediff import diff_rules
-from wiezen_score.rules import parse_rules
+from wiezen_score.core.rulediff import diff_rules
+from wiezen_score.core.rules import parse_rules
 
 ITEM_KEYS = {"id", "date", "title", "ruling", "tags", "session", "deal"}
 PLAYERS = ["jan", "piet", "mieke", "lotte"]

@@ -2,7 +2,6 @@
 round trips of the house-rules file format.
 """
 
-import math
 from fractions import Fraction
 
 import pytest
@@ -16,10 +15,10 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from wiezen_score.cli import cli
-from wiezen_score.deal import MiserieDeal, TrickDeal, parse_deal
-from wiezen_score.presets import load_preset
-from wiezen_score.rules import PRESETS, MiserieContract, TrickContract, parse_rules, rules_from_dict, to_toml
-from wiezen_score.scoring import score
+from wiezen_score.core.deal import MiserieDeal, TrickDeal, parse_deal
+from wiezen_score.core.presets import load_preset
+from wiezen_score.core.rules import PRESETS, MiserieContract, TrickContract, parse_rules, rules_from_dict, to_toml
+from wiezen_score.core.scoring import score
 
 PLAYERS = ["A", "B", "C", "D"]
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -134,7 +134,7 @@ def test_a_read_only_folder(tmp_path, permissions_apply):
 
 def test_read_only_error_translation_in_process(tmp_path):
     """Whatever the user: a write through a read-only connection says read-only, in one line."""
-    from wiezen_score.errors import WiezenError
+    from wiezen_score.core.errors import WiezenError
     from wiezen_score.ledger import Ledger
 
     db = tmp_path / "wiezen.db"
@@ -142,7 +142,7 @@ def test_read_only_error_translation_in_process(tmp_path):
     led = Ledger(str(db), readonly=True)
     try:
         with pytest.raises(WiezenError, match="read-only"):
-            led.record(__import__("wiezen_score.session", fromlist=["EntryInput"]).EntryInput("pass"))
+            led.record(__import__("wiezen_score.core.session", fromlist=["EntryInput"]).EntryInput("pass"))
         with pytest.raises(sqlite3.OperationalError) as e:
             led.conn.execute("INSERT INTO players (name, created_at) VALUES ('x', 'y')")
     finally:
@@ -205,7 +205,7 @@ def test_house_rules_that_are_not_utf8(tmp_path):
     run(db, "session", "end")
     before = dump(db)
     bad = tmp_path / "huisregels.toml"
-    text = (ROOT / "wiezen_score/presets/rupelstreek.toml").read_text(encoding="utf-8").replace('name = "rupelstreek"', 'name = "café"')
+    text = (ROOT / "wiezen_score/core/presets/rupelstreek.toml").read_text(encoding="utf-8").replace('name = "rupelstreek"', 'name = "café"')
     bad.write_bytes(text.encode("latin-1"))  # 'café' in Latin-1: not UTF-8
     for args in (
         ("rules", "add", str(bad)),

@@ -159,7 +159,7 @@ def test_fuzz_session_files(base):
         shutil.rmtree(db.parent, ignore_errors=True)
 
 
-PRESET = (ROOT / "wiezen_score" / "presets" / "rupelstreek.toml").read_text(encoding="utf-8").replace(
+PRESET = (ROOT / "wiezen_score" / "core" / "presets" / "rupelstreek.toml").read_text(encoding="utf-8").replace(
     'name = "rupelstreek"', 'name = "fuzz"'
 )
 TOML_VALUES = st.one_of(

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wiezen_score.render import csv_safe, html_page, sparkline, to_csv
+from wiezen_score.views.render import csv_safe, html_page, sparkline, to_csv
 
 HOSTILE = ['=HYPERLINK("http://x")', "+sum(1)", "-2+3", "@cmd", "\tx", "\r=1", "\n=1", " =1+1", "＝1+1", "-", "=", "@"]
 DANGER = "=+-@\t\r\n＝＋－＠"

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wiezen_score.errors import WiezenError
-from wiezen_score.settle import EXACT_LIMIT, Payment, format_money, settle
+from wiezen_score.core.errors import WiezenError
+from wiezen_score.core.settle import EXACT_LIMIT, Payment, format_money, settle
 
 
 def net(payments):

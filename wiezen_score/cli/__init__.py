@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..errors import WiezenError
+from ..core.errors import WiezenError
 
 # name -> (module, attribute, one-line help shown by `wiezen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {

@@ -8,10 +8,10 @@ from typing import Any, TextIO
 
 import click
 
-from ..deal import parse_deal
-from ..errors import WiezenError
-from ..rules import DEFAULT_RULES, HouseRules
-from ..scoring import Score, fmt, plain, score, signed
+from ..core.deal import parse_deal
+from ..core.errors import WiezenError
+from ..core.rules import DEFAULT_RULES, HouseRules
+from ..core.scoring import Score, fmt, plain, score, signed
 from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec, table
 
 
@@ -78,7 +78,7 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
 
         rules, _ = rules_from_spec(rules_spec, ledger.rules_lookup(ctx.obj.get("db")))
     elif session_rules is not None:
-        from ..rules import parse_rules
+        from ..core.rules import parse_rules
 
         rules = parse_rules(session_rules, "the open session's house rules")
     else:

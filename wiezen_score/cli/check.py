@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import WiezenError
+from ..core.errors import WiezenError
 from .session_cmds import _db
 
 

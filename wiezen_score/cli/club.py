@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import WiezenError
+from ..core.errors import WiezenError
 from .session_cmds import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
@@ -16,7 +16,7 @@ DATE_HELP = "YYYY-MM-DD, today, yesterday, last-week or last-month."
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
-    from ..dates import parse_when
+    from ..core.dates import parse_when
 
     today = datetime.date.today()
     lo = parse_when(since, today).isoformat() if since else None
@@ -90,7 +90,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
         wiezen standings --format html --title "Café De Kroon, season 2026-27" > standings.html
     """
     from .. import ledger
-    from ..ledger import club
+    from ..ledger import standings as club_standings
 
     lo, hi = _range(since, until)
     path = ledger.existing_db_path(_db(ctx))
@@ -98,9 +98,9 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
     series: dict[str, list[tuple[str, Any]]] = {}
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
-            items = club.standings(led.conn, lo, hi)
+            items = club_standings.standings(led.conn, lo, hi)
             if out_format in ("table", "html", "markdown"):
-                by_player = club.season_series(led.conn, lo, hi)
+                by_player = club_standings.season_series(led.conn, lo, hi)
                 series = {d["player"]: by_player[d["player"]] for d in items if d["player"] in by_player}
     period = _period(lo, hi)
     if out_format == "json":
@@ -108,11 +108,11 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
 
         echo_json([{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items)])
     elif out_format == "csv":
-        from ..render import to_csv
+        from ..views.render import to_csv
 
         click.echo(to_csv(HEADERS, standings_rows(items)), nl=False)
     elif out_format == "html":
-        from ..render import html_page
+        from ..views.render import html_page
 
         rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
         headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst", "average"]
@@ -121,8 +121,8 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
     elif not items:
         click.echo("no sessions" + (" in that period" if lo or hi else " yet"))
     else:
-        from ..render import sparkline
-        from ..scoring import signed
+        from ..views.render import sparkline
+        from ..core.scoring import signed
         from .common import table
 
         def num(v: Any) -> str:
@@ -179,7 +179,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
     import json
 
     from .. import __version__, ledger
-    from ..ledger import club
+    from ..ledger import exchange
 
     lo, hi = _range(since, until)
     generator = f"wiezen {__version__}"
@@ -189,12 +189,12 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
 
     def write(out: Any) -> int:
         if path is None:
-            doc = {"format": club.EXPORT_FORMAT, "version": club.EXPORT_VERSION, "generator": generator,
+            doc = {"format": exchange.EXPORT_FORMAT, "version": exchange.EXPORT_VERSION, "generator": generator,
                    "selection": {"since": lo, "until": hi, "session": None}, "sessions": []}  # fmt: skip
             out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
             return 0
         with ledger.open_ledger(path, readonly=True) as led:
-            return club.write_export(led.conn, out, lo, hi, session_id, generator=generator)
+            return exchange.write_export(led.conn, out, lo, hi, session_id, generator=generator)
 
     if output == "-":
         class Echo:
@@ -238,7 +238,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     import sys
 
     from .. import ledger
-    from ..ledger import club
+    from ..ledger import exchange
 
     target = ledger.resolve_path(_db(ctx))
     new_ledger = not os.path.exists(target)
@@ -249,13 +249,13 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
             except json.JSONDecodeError as e:
                 raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
             with ledger.open_ledger(target) as led:
-                report = club.import_doc(led, doc, dry_run=dry_run)
+                report = exchange.import_doc(led, doc, dry_run=dry_run)
             kind = "file"
         elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
             raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
         else:
-            with club.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
-                report = club.import_doc(led, doc, dry_run=dry_run)
+            with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
+                report = exchange.import_doc(led, doc, dry_run=dry_run)
     except BaseException:
         if new_ledger:  # "nothing was written" holds for the file system too: no empty ledger left behind
             ledger.remove_ledger_files(target)
@@ -306,9 +306,9 @@ def settle(ctx: click.Context, session_id: int | None, cents: int | None, as_jso
         wiezen settle --session 3 --cents 5
     """
     from .. import ledger
-    from ..scoring import fmt, plain
-    from ..settle import format_money
-    from ..settle import settle as fewest
+    from ..core.scoring import fmt, plain
+    from ..core.settle import format_money
+    from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = led.session(session_id)
@@ -348,7 +348,7 @@ def settle(ctx: click.Context, session_id: int | None, cents: int | None, as_jso
 
 def sheet_html(doc: dict[str, Any]) -> str:
     """One evening's sheet (the `sheet --json` document) as a self-contained HTML page with its chart."""
-    from ..render import html_page
+    from ..views.render import html_page
 
     s = doc["session"]
     players = list(s["players"])
@@ -376,6 +376,6 @@ def sheet_html(doc: dict[str, Any]) -> str:
 
 
 def datasette_metadata_json(db_path: str) -> dict[str, Any]:
-    from ..ledger.club import datasette_metadata
+    from ..ledger.datasette import datasette_metadata
 
     return datasette_metadata(os.path.splitext(os.path.basename(db_path))[0])

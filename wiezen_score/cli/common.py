@@ -8,8 +8,8 @@ from typing import Any, Iterable, Sequence
 
 import click
 
-from ..errors import WiezenError
-from ..rules import PRESETS, HouseRules, parse_rules
+from ..core.errors import WiezenError
+from ..core.rules import PRESETS, HouseRules, parse_rules
 
 
 def read_text_file(path: str, what: str = "file") -> str:
@@ -37,7 +37,7 @@ def rules_from_spec(spec: str, ledger_lookup: Any = None) -> tuple[HouseRules, s
 
     Returns the rules and their TOML text (the snapshot a session keeps).
     """
-    from ..presets import preset_text
+    from ..core.presets import preset_text
 
     if spec in PRESETS:
         text = preset_text(spec)

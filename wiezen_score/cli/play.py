@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 import click
 
-from ..errors import WiezenError
-from ..scoring import fmt, signed
+from ..core.errors import WiezenError
+from ..core.scoring import fmt, signed
 from .session_cmds import _db, recorded_line
 
 COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "quit", "redeal", "settle", "sheet", "undo")
@@ -101,8 +101,8 @@ class Table:
     # -- one line --------------------------------------------------------------------------------------------
     def handle(self, raw: str) -> None:
         """Act on one line. Raises WiezenError for a bad line (nothing recorded), Stop to end."""
-        from ..abbrev import expand_line
-        from ..sessionfile import Amend, Header, Undo, parse_line
+        from ..core.abbrev import expand_line
+        from ..core.sessionfile import Amend, Header, Undo, parse_line
 
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -145,8 +145,8 @@ class Table:
 
     def header(self, item: Any, s: Any) -> None:
         from .. import ledger
-        from ..dates import parse_date
-        from ..deal import resolve_player
+        from ..core.dates import parse_date
+        from ..core.deal import resolve_player
         from .common import rules_from_spec
 
         if s is not None:
@@ -196,7 +196,7 @@ class Table:
         self.show(s)
 
     def amend(self, s: Any, item: Any, line: str) -> None:
-        from ..abbrev import expand_line
+        from ..core.abbrev import expand_line
 
         old = [r for r in self.led.entries(s) if r.no == item.no and not r.voided]
         if not old:
@@ -233,7 +233,7 @@ class Table:
         self.echo(render_explain(explain_doc(self.led, self._open(), int(args[0]))))
 
     def cmd_settle(self, args: list[str]) -> None:
-        from ..settle import format_money, settle
+        from ..core.settle import format_money, settle
 
         if len(args) > 1 or (args and not args[0].isdigit()):
             raise WiezenError("settle takes nothing, or the cents a point is worth: 'settle 10'")
@@ -260,7 +260,7 @@ class Table:
         self.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
 
     def help_text(self) -> str:
-        from ..abbrev import ABBREVIATIONS, abbreviations
+        from ..core.abbrev import ABBREVIATIONS, abbreviations
 
         s = self.led.open_session()
         rules = s.rules if s is not None else self.rules
@@ -275,8 +275,8 @@ class Table:
     # -- completion ------------------------------------------------------------------------------------------
     def candidates(self, before: str, text: str) -> list[str]:
         """What may complete ``text``, the word being typed after ``before`` (the line up to that word)."""
-        from ..rules import PRESETS
-        from ..session import active_players
+        from ..core.rules import PRESETS
+        from ..core.session import active_players
 
         words = before.split()
         s = self.led.open_session()
@@ -317,8 +317,8 @@ class Table:
     @staticmethod
     def _after_player(words: list[str], before: str, rules: Any) -> str:
         """'+' after the first taker of a team contract (s 8 j<TAB> gives 'jan+'), else a space."""
-        from ..abbrev import expand_word
-        from ..rules import TrickContract
+        from ..core.abbrev import expand_word
+        from ..core.rules import TrickContract
 
         if words[0].lower() == "amend":
             words = words[2:]

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import WiezenError
+from ..core.errors import WiezenError
 from .common import echo_json, table
 from .session_cmds import _db
 
@@ -37,7 +37,7 @@ def highlight(text: str, colour: bool) -> str:
 def _when(text: str | None) -> str | None:
     import datetime
 
-    from ..dates import parse_when
+    from ..core.dates import parse_when
 
     return parse_when(text, datetime.date.today()).isoformat() if text is not None else None
 
@@ -195,7 +195,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
 
 
 def _entry_line(r: Any, players: tuple[str, ...]) -> str:
-    from ..scoring import signed
+    from ..core.scoring import signed
 
     mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
     pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
@@ -217,8 +217,8 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
     """
     from .. import ledger
     from ..ledger import precedents as P
-    from ..rules import summary
-    from ..scoring import plain
+    from ..core.rules import summary
+    from ..core.scoring import plain
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         p = P.get(led, pid)
@@ -306,7 +306,7 @@ def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, ta
 
 
 def _penalty_ruling(s: Any, sc: Any) -> str:
-    from ..scoring import fmt
+    from ..core.scoring import fmt
 
     off = sc.offender
     if sc.round:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..rules import PRESETS, parse_rules, summary
+from ..core.rules import PRESETS, parse_rules, summary
 from .common import echo_json, read_text_file, rules_from_spec, table
 
 
@@ -24,7 +24,7 @@ def rules() -> None:
 def _all_rules(ctx: click.Context) -> list[tuple[str, str, str]]:
     """(name, origin, TOML text) of every preset and every house rules added to the ledger."""
     from .. import ledger
-    from ..presets import preset_text
+    from ..core.presets import preset_text
 
     out = [(name, "built in", preset_text(name)) for name in PRESETS]
     out += [(name, "added", text) for name, text in ledger.added_rules(ctx.obj.get("db"))]
@@ -70,7 +70,7 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
     _, text = rules_from_spec(name, ledger.rules_lookup(ctx.obj.get("db")))
     if as_json:
-        from ..rules import load_toml
+        from ..core.rules import load_toml
 
         echo_json(load_toml(text, name))
     else:
@@ -95,7 +95,7 @@ def add(ctx: click.Context, file: str, reason: str | None) -> None:
         wiezen rules add ons-cafe.toml
     """
     from .. import ledger
-    from ..errors import WiezenError
+    from ..core.errors import WiezenError
 
     text = read_text_file(file, "house-rules file")
     r = parse_rules(text, file)

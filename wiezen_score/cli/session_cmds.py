@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
-from ..errors import WiezenError
-from ..scoring import signed
-from ..session import EntryInput, Scored, TableState, sitting_out
+from ..core.errors import WiezenError
+from ..core.scoring import signed
+from ..core.session import EntryInput, Scored, TableState, sitting_out
 from .common import DEAL_ARGS, deal_text
 
 
@@ -77,8 +77,8 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
     """
     from .. import ledger
-    from ..dates import parse_date
-    from ..deal import resolve_player
+    from ..core.dates import parse_date
+    from ..core.deal import resolve_player
     from .common import rules_from_spec
 
     names = [p.strip() for p in players.split(",")]
@@ -242,7 +242,7 @@ def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str) -> N
         wiezen amend 5 pas
     """
     from .. import ledger
-    from ..sessionfile import Undo, parse_entry
+    from ..core.sessionfile import Undo, parse_entry
 
     e = parse_entry(deal_text(entry).split())
     if isinstance(e, Undo):

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from ..errors import WiezenError
-from ..scoring import fmt, plain, signed
-from ..session import TableState, sitting_out
+from ..core.errors import WiezenError
+from ..core.scoring import fmt, plain, signed
+from ..core.session import TableState, sitting_out
 from .common import echo_json, read_text_file, table
 from .session_cmds import _db, status_line
 
@@ -166,7 +166,7 @@ def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) 
 
 def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     """How entry ``no`` of session ``s`` was scored (the `explain --json` document); also used by `play`."""
-    from ..session import fold
+    from ..core.session import fold
 
     rows = led.entries(s)
     versions = [r for r in rows if r.no == no]
@@ -227,7 +227,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: 
     import datetime
 
     from .. import ledger
-    from ..dates import parse_when
+    from ..core.dates import parse_when
 
     today = datetime.date.today()
     lo = parse_when(since, today).isoformat() if since is not None else None

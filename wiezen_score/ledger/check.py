@@ -22,7 +22,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..errors import WiezenError
+from ..core.errors import WiezenError
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
 NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
@@ -205,7 +205,7 @@ def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
     the summed entries."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_evenings'").fetchone() is None:
         return
-    from .club import check_player_evenings
+    from .standings import check_player_evenings
 
     for sid, message in check_player_evenings(conn):
         problems.append(Problem("totals", message, sid))
@@ -221,9 +221,9 @@ def rescore_sessions(conn: sqlite3.Connection, session_ids: Sequence[int]) -> li
 def _rescore(
     conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
 ) -> None:
-    from ..rules import parse_rules
-    from ..session import TableState, apply
-    from . import stored_input
+    from ..core.rules import parse_rules
+    from ..core.session import TableState, apply
+    from .rows import stored_input
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
     counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]

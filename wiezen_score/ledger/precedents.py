@@ -17,11 +17,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import WiezenError
-from . import append_only
+from ..core.errors import WiezenError
+from .schema import append_only
 
 if TYPE_CHECKING:
-    from . import EntryRow, Ledger, SessionInfo
+    from .rows import EntryRow, SessionInfo
+    from .store import Ledger
 
 # Markers around the matched words in search results; the command line turns them into colour or nothing.
 HL_START = "\x02"
@@ -73,7 +74,7 @@ END;
 
 def m002_precedents(db: Any) -> None:
     """Migration: the precedents log (runs inside the migration's transaction)."""
-    from . import _statements
+    from .schema import _statements
 
     for stmt in _statements(_SCHEMA):
         db.execute(stmt)
@@ -337,7 +338,7 @@ def linked_entry(led: Ledger, p: Precedent) -> tuple[SessionInfo | None, EntryRo
 
 
 def _resolve_players(led: Ledger, names: Sequence[str], s: SessionInfo | None) -> tuple[str, ...]:
-    from ..deal import resolve_player
+    from ..core.deal import resolve_player
 
     out: list[str] = []
     for n in names:
@@ -387,7 +388,7 @@ def _add(
     led: Ledger, title: str, ruling: str, date: str, tags: tuple[str, ...], session_id: int | None,
     entry_no: int | None, players: Sequence[str], origin: str,
 ) -> int:
-    from . import new_uid, now
+    from .rows import new_uid, now
 
     s = None
     entry_id = None
@@ -426,7 +427,7 @@ def edit(
     note: str = "",
 ) -> tuple[int, int]:
     """A new version of precedent ``pid`` (the earlier text stays). Returns (id, new version number)."""
-    from . import now
+    from .rows import now
 
     new_title = clean_title(title) if title is not None else None
     new_ruling = clean_ruling(ruling) if ruling is not None else None
@@ -452,8 +453,8 @@ def rules_changed(led: Ledger, name: str, old: str, new: str, reason: str | None
 
     None when the values are the same (only comments or layout changed).
     """
-    from ..rules import parse_rules
-    from ..rulediff import diff_rules
+    from ..core.rules import parse_rules
+    from ..core.rulediff import diff_rules
 
     new_rules = parse_rules(new, f"house rules '{name}'")
     try:

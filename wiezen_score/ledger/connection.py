@@ -1,0 +1,63 @@
+"""Opening a ledger file (foreign keys, WAL, busy timeout) and turning SQLite errors into one clear line."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from ..core.errors import WiezenError
+
+APP_ID = 0x5749455A  # "WIEZ" in PRAGMA application_id: this file is a wiezen ledger
+BUSY_TIMEOUT_MS = 60_000
+
+
+
+def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqlite3.Connection:
+    try:
+        if readonly:
+            from urllib.parse import quote  # a path may hold '?', '#' or '%': quote it for the URI
+
+            uri = f"file:{quote(os.path.abspath(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        else:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as e:
+                    raise WiezenError(f"cannot create the folder '{folder}' for the ledger: {e.strerror}") from None
+            conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except sqlite3.Error as e:
+        raise db_error(e, path) from None
+    except OSError as e:
+        raise WiezenError(f"cannot open the ledger '{path}': {e.strerror}") from None
+    return conn
+
+
+def db_error(e: Exception, path: str) -> WiezenError:
+    msg = str(e)
+    low = msg.lower()
+    if "not a database" in low or "file is encrypted" in low:
+        return WiezenError(f"'{path}' is not a wiezen ledger (it is not an SQLite database)")
+    if "readonly" in low or "read-only" in low or "unable to open" in low:
+        folder = os.path.dirname(os.path.abspath(path)) or "."
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            return WiezenError(f"the ledger '{path}' is read-only: make the file writable to record anything")
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return WiezenError(
+                f"the folder '{folder}' is read-only: the ledger needs to write its journal files next to '{path}'"
+            )
+        if "unable to open" in low:
+            return WiezenError(f"cannot open the ledger '{path}': check that its folder exists and is writable")
+        return WiezenError(f"the ledger '{path}' is read-only: check the permissions of the file and its folder")
+    if "disk is full" in low or "database or disk is full" in low:
+        return WiezenError(f"the disk is full: nothing was written to '{path}'")
+    if "disk i/o error" in low:  # e.g. EFBIG (file size limit), EIO: the transaction is rolled back
+        return WiezenError(f"could not write the ledger '{path}' (disk I/O error: is the disk full?): the change was not recorded")
+    if "malformed" in low or "corrupt" in low:
+        return WiezenError(f"the ledger '{path}' is damaged ({msg}); restore a backup (`wiezen db path` shows them)")
+    if "locked" in low or "busy" in low:
+        return WiezenError(f"the ledger '{path}' stayed busy for {BUSY_TIMEOUT_MS // 1000} s: another wiezen is writing; try again")
+    return WiezenError(f"ledger '{path}': {msg}")

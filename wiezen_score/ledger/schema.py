@@ -1,0 +1,221 @@
+"""The schema and its migrations: a registry of functions applied in order (sqlite-utils Migrations)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Callable
+
+
+
+
+def _m001_initial(db: Any) -> None:
+    # executescript() would COMMIT the surrounding transaction: run the statements one by one
+    for stmt in _statements(_SCHEMA_1):
+        db.execute(stmt)
+
+
+_SESSION_TOTALS = """
+CREATE TABLE session_totals (         -- a cache of each player's total per session, kept by triggers
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    points REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (session_id, player_id)
+) WITHOUT ROWID;
+CREATE TRIGGER session_totals_add AFTER INSERT ON entry_points
+BEGIN
+    INSERT INTO session_totals (session_id, player_id, points)
+    VALUES ((SELECT session_id FROM entries WHERE id = NEW.entry_id), NEW.player_id, NEW.points)
+    ON CONFLICT (session_id, player_id) DO UPDATE SET points = points + excluded.points;
+END;
+CREATE TRIGGER session_totals_void AFTER INSERT ON voids
+BEGIN
+    UPDATE session_totals SET points = points - coalesce(
+        (SELECT ep.points FROM entry_points ep WHERE ep.entry_id = NEW.entry_id AND ep.player_id = session_totals.player_id), 0)
+    WHERE session_id = (SELECT session_id FROM entries WHERE id = NEW.entry_id)
+      AND player_id IN (SELECT player_id FROM entry_points WHERE entry_id = NEW.entry_id);
+END;
+INSERT INTO session_totals (session_id, player_id, points)
+    SELECT e.session_id, ep.player_id, sum(ep.points) FROM entry_points ep JOIN entries e ON e.id = ep.entry_id
+    WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY e.session_id, ep.player_id;
+"""
+
+
+def _m004_session_totals(db: Any) -> None:
+    """Each session's totals, kept in step by triggers, so a deal's report does not grow with the session."""
+    for stmt in _statements(_SESSION_TOTALS):
+        db.execute(stmt)
+
+
+# Each append-only table with the column sets that identify a row. INSERT OR REPLACE (and REPLACE INTO) would
+# delete the old row without firing the delete trigger: a BEFORE INSERT trigger refuses a row that exists.
+_KEYS = {
+    "entries": [("id",), ("uid",)],
+    "entry_points": [("entry_id", "player_id")],
+    "voids": [("entry_id",)],
+    "seats": [("session_id", "seat"), ("session_id", "player_id")],
+    "house_rules": [("id",)],
+    "sessions": [("id",), ("uid",), ("source_hash",)],
+    "players": [("id",), ("name",)],
+    "precedents": [("id",), ("uid",)],
+    "precedent_versions": [("precedent_id", "version")],
+}
+
+
+def _m005_no_replace(db: Any) -> None:
+    """History cannot be replaced either; players are never renamed nor removed."""
+    for table, keys in _KEYS.items():
+        cond = " OR ".join(
+            "EXISTS (SELECT 1 FROM {t} WHERE {m})".format(
+                t=table, m=" AND ".join(f"{c} = NEW.{c}" for c in cols)
+            )
+            for cols in keys
+        )
+        db.execute(
+            f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} WHEN {cond} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: this row exists already'); END"
+        )
+    for stmt in _statements(append_only("players", "a player keeps his name")):
+        db.execute(stmt)
+
+
+def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
+    """The registry, in order. Append only: a released migration is never changed or removed.
+
+    Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
+    """
+    from .standings import club_views_migration
+    from .precedents import m002_precedents
+
+    return [
+        ("m001_initial", _m001_initial),
+        ("m002_precedents", m002_precedents),
+        ("m003_club_views", club_views_migration),
+        ("m004_session_totals", _m004_session_totals),
+        ("m005_no_replace", _m005_no_replace),
+    ]
+
+
+# The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
+# everyday path checks one integer and never imports sqlite-utils.
+# The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
+MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace")
+SCHEMA_VERSION = len(MIGRATION_NAMES)
+
+
+def _migrations() -> Any:
+    from sqlite_utils.migrations import Migrations
+
+    m = Migrations("wiezen")
+    for name, fn in _migration_list():
+        m(name=name)(fn)
+    return m
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a schema script into statements (triggers contain ';' inside BEGIN ... END)."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+def append_only(table: str, hint: str = "add a correction instead of changing a row") -> str:
+    """Triggers that refuse every UPDATE and DELETE on ``table``: the schema itself keeps history."""
+    return f"""
+CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+BEGIN SELECT RAISE(ABORT, '{table} are append-only: {hint}'); END;
+CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+BEGIN SELECT RAISE(ABORT, '{table} are append-only: nothing is ever deleted'); END;
+"""
+
+_SCHEMA_1 = (
+    """
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE house_rules (            -- house rules added by users; the newest row of a name is current
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    toml TEXT NOT NULL,
+    reason TEXT,
+    added_at TEXT NOT NULL
+);
+CREATE INDEX house_rules_name ON house_rules(name, id);
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL DEFAULT '',
+    date TEXT NOT NULL,
+    rules_name TEXT NOT NULL,
+    rules_toml TEXT NOT NULL,         -- the exact house rules the session was started under
+    first_dealer INTEGER NOT NULL,    -- seat
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    source_hash TEXT UNIQUE           -- replayed session files, so the same file is not recorded twice
+);
+CREATE UNIQUE INDEX one_open_session ON sessions(ended_at IS NULL) WHERE ended_at IS NULL;
+CREATE INDEX sessions_date ON sessions(date);
+CREATE TABLE seats (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    seat INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (session_id, seat),
+    UNIQUE (session_id, player_id)
+) WITHOUT ROWID;
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    no INTEGER NOT NULL,              -- the entry's number on the sheet; an amendment keeps the number
+    kind TEXT NOT NULL CHECK (kind IN ('deal', 'pass', 'redeal', 'penalty')),
+    text TEXT NOT NULL,               -- canonical deal line ('samen 8 jan+piet 9'), 'pas', ...
+    contract TEXT,                    -- deals: the contract's name
+    dealer INTEGER NOT NULL,          -- seat of the dealer
+    multiplier INTEGER NOT NULL CHECK (multiplier >= 1),
+    offender_id INTEGER REFERENCES players(id),   -- penalties
+    round INTEGER NOT NULL DEFAULT 0, -- penalty: een rondje geven instead of points
+    deal_no INTEGER,                  -- penalty: the deal it is linked to
+    reason TEXT NOT NULL DEFAULT '',
+    next_dealer INTEGER NOT NULL,     -- the table state after this entry: who deals next ...
+    next_multiplier INTEGER NOT NULL, -- ... and the multiplier the next played deal gets
+    replaces INTEGER REFERENCES entries(id),      -- an amendment: the entry it corrects
+    created_at TEXT NOT NULL
+);
+CREATE INDEX entries_session_no ON entries(session_id, no, id);
+CREATE TABLE entry_points (           -- one row per player of the deal in play (not who sat out)
+    entry_id INTEGER NOT NULL REFERENCES entries(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    points REAL NOT NULL,             -- whole or half points: exact in binary floating point
+    taker INTEGER NOT NULL DEFAULT 0, -- 1: bidder, partner or on miserie
+    made INTEGER,                     -- takers: 1 made, 0 lost
+    PRIMARY KEY (entry_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX entry_points_player ON entry_points(player_id);
+CREATE TABLE voids (                  -- an entry is voided by an undo, or by an amendment that replaces it
+    entry_id INTEGER PRIMARY KEY REFERENCES entries(id),
+    action TEXT NOT NULL CHECK (action IN ('undo', 'amend')),
+    by_entry INTEGER REFERENCES entries(id),
+    reason TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    CHECK ((action = 'amend') = (by_entry IS NOT NULL))
+);
+CREATE TRIGGER sessions_keep_history BEFORE UPDATE ON sessions
+WHEN OLD.ended_at IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.uid IS NOT OLD.uid OR NEW.name IS NOT OLD.name
+  OR NEW.date IS NOT OLD.date OR NEW.rules_name IS NOT OLD.rules_name OR NEW.rules_toml IS NOT OLD.rules_toml
+  OR NEW.first_dealer IS NOT OLD.first_dealer OR NEW.started_at IS NOT OLD.started_at
+  OR NEW.source_hash IS NOT OLD.source_hash
+BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END;
+CREATE TRIGGER sessions_no_delete BEFORE DELETE ON sessions
+BEGIN SELECT RAISE(ABORT, 'sessions are never deleted'); END;
+"""
+    + "".join(append_only(t) for t in ("entries", "entry_points", "voids", "house_rules", "seats"))
+)

@@ -1,0 +1,687 @@
+"""The Ledger: reading and recording sessions and entries, and the conveniences the command line opens it with."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, Callable, Iterator, Sequence
+
+from ..core.errors import WiezenError
+from ..core.rules import HouseRules
+from ..core.scoring import Points
+from ..core.session import EntryInput, Scored, TableState, apply, fold
+from .connection import APP_ID, _connect, db_error
+from .paths import existing_db_path, resolve_path
+from .rows import EntryRow, SessionInfo, _num, new_uid, now
+from .schema import SCHEMA_VERSION, _migrations
+
+class Ledger:
+    def __init__(self, path: str, readonly: bool = False) -> None:
+        self.path = path
+        self.readonly = readonly
+        existed = os.path.exists(path) and os.path.getsize(path) > 0
+        self.conn = _connect(path, readonly)
+        try:
+            try:
+                self._check_schema(existed)
+            except sqlite3.OperationalError as e:
+                folder = os.path.dirname(os.path.abspath(path))
+                low = str(e).lower()
+                if not (readonly and ("unable to open" in low or "readonly" in low) and not os.access(folder, os.W_OK)
+                        and not os.path.exists(path + "-wal")):
+                    raise
+                # a WAL ledger in a folder we may not write: SQLite cannot make its -shm file there. With no
+                # -wal file, every committed change is in the file itself: read it as an immutable file
+                self.conn.close()
+                self.conn = _connect(path, readonly=True, immutable=True)
+                self._check_schema(existed)
+        except sqlite3.Error as e:
+            self.conn.close()
+            raise db_error(e, path) from None
+        except BaseException:
+            self.conn.close()
+            raise
+
+    # -- schema -----------------------------------------------------------
+    def _check_schema(self, existed: bool) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise WiezenError(
+                f"the ledger '{self.path}' was written by a newer wiezen (schema {version}, this one knows "
+                f"{SCHEMA_VERSION}): upgrade wiezen"
+            )
+        if version == 0 and existed:
+            app = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
+            if tables and app != APP_ID:
+                raise WiezenError(f"'{self.path}' is an SQLite database, but not a wiezen ledger")
+        if self.readonly and 0 < version:
+            # a reading command on a ledger of an older wiezen: upgrade it (backup first), then read
+            self.conn.close()
+            try:
+                Ledger(self.path).close()
+            except WiezenError as e:
+                raise WiezenError(f"the ledger needs an upgrade to schema {SCHEMA_VERSION} before it can be read: {e}") from None
+            self.conn = _connect(self.path, readonly=True)
+            return
+        if self.readonly:
+            raise WiezenError(f"the ledger '{self.path}' is empty: start a session first")
+        self._migrate(version, existed)
+
+    def _migrate(self, version: int, existed: bool) -> None:
+        try:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            pass  # another process holds it; it is already WAL or will be
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION:  # another process migrated while we waited
+                self.conn.execute("COMMIT")
+                return
+            if version > 0 and existed:
+                self.last_backup = self._backup_before_migration(version)
+            from sqlite_utils import Database
+
+            _migrations().apply(Database(self.conn))
+            self.conn.execute(f"PRAGMA application_id = {APP_ID}")
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def _backup_before_migration(self, version: int) -> str:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = f"{self.path}.before-schema-{SCHEMA_VERSION}-from-{version}-{stamp}.bak"
+        n = 1
+        while os.path.exists(target):  # never overwrite an earlier backup
+            n += 1
+            target = f"{self.path}.before-schema-{SCHEMA_VERSION}-from-{version}-{stamp}-{n}.bak"
+        # self.conn holds the write lock (BEGIN IMMEDIATE): a backup from it would get SQLITE_LOCKED, on
+        # which Python's backup() retries forever. A second connection reads the same, pre-migration state.
+        src = _connect(self.path, readonly=True)
+        try:
+            self._copy_to(target, src)
+        finally:
+            src.close()
+        return target
+
+    def _copy_to(self, target: str, src: sqlite3.Connection | None = None) -> None:
+        """SQLite's online backup API into a new file; a half-written copy is removed."""
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                (src or self.conn).backup(dst)
+            finally:
+                dst.close()
+        except BaseException:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                try:
+                    os.remove(target + suffix)
+                except OSError:
+                    pass
+            raise
+
+    def backup(self, target: str) -> None:
+        """A consistent copy through SQLite's online backup API."""
+        if os.path.exists(target):
+            raise WiezenError(f"'{target}' exists already: choose a new file name for the backup")
+        try:
+            self._copy_to(target)
+        except sqlite3.Error as e:
+            folder = os.path.dirname(os.path.abspath(target))
+            if not os.path.isdir(folder):
+                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' does not exist") from None
+            if not os.access(folder, os.W_OK):
+                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' is read-only") from None
+            raise WiezenError(f"cannot write the backup '{target}': {e}") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction taken at once (BEGIN IMMEDIATE): all or nothing."""
+        if self.readonly:
+            raise WiezenError(f"the ledger '{self.path}' is open read-only")
+        c = self.conn
+        try:
+            c.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise db_error(e, self.path) from None
+        try:
+            yield c
+            c.execute("COMMIT")
+        except BaseException as e:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):
+                raise db_error(e, self.path) from None
+            raise
+
+    # -- players ------------------------------------------------------------
+    def player_id(self, name: str) -> int:
+        row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+        if row:
+            return int(row[0])
+        cur = self.conn.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (name, now()))
+        return int(cur.lastrowid or 0)
+
+    def known_player_name(self, name: str) -> str:
+        """The spelling a player was first recorded with (names match case-insensitively)."""
+        row = self.conn.execute("SELECT name FROM players WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else name
+
+    # -- house rules ----------------------------------------------------------
+    def rules_text(self, name: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT toml FROM house_rules WHERE name = ? ORDER BY id DESC LIMIT 1", (name,)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def added_rules(self) -> list[tuple[str, str]]:
+        rows = self.conn.execute(
+            "SELECT name, toml FROM house_rules h WHERE id = (SELECT max(id) FROM house_rules WHERE name = h.name) "
+            "ORDER BY name"
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def add_rules(self, name: str, text: str, reason: str | None = None) -> str:
+        with self.write() as c:
+            old = self.rules_text(name)
+            if old == text:
+                return f"house rules '{name}' are already added, unchanged"
+            c.execute(
+                "INSERT INTO house_rules (name, toml, reason, added_at) VALUES (?, ?, ?, ?)",
+                (name, text, reason or "", now()),
+            )
+            pid = self._on_rules_added(name, old, text, reason)
+        if old is None:
+            return f"added house rules '{name}'"
+        return f"replaced house rules '{name}' for new sessions (sessions already recorded keep theirs)" + (
+            f"; recorded as precedent {pid} (`wiezen precedent show {pid}`)" if pid else ""
+        )
+
+    def _on_rules_added(self, name: str, old: str | None, new: str, reason: str | None) -> int | None:
+        """Hook for the precedents log: replaced house rules are a ruling worth keeping.
+
+        Records a precedent listing what changed (old and new values); returns its id, or None when the
+        house rules are new or only their comments changed.
+        """
+        if old is None:
+            return None
+        import datetime
+
+        from .precedents import rules_changed
+
+        return rules_changed(self, name, old, new, reason, datetime.date.today().isoformat())
+
+    # -- sessions -------------------------------------------------------------
+    def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
+        row = self.conn.execute(
+            "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at "
+            f"FROM sessions WHERE {where}",
+            tuple(args),
+        ).fetchone()
+        if row is None:
+            return None
+        seats = self.conn.execute(
+            "SELECT p.name, p.id FROM seats s JOIN players p ON p.id = s.player_id WHERE s.session_id = ? ORDER BY s.seat",
+            (row[0],),
+        ).fetchall()
+        return SessionInfo(
+            id=row[0], uid=row[1], name=row[2], date=row[3], rules_name=row[4], rules_toml=row[5],
+            players=tuple(s[0] for s in seats), player_ids=tuple(s[1] for s in seats), first_dealer=row[6],
+            started_at=row[7], ended_at=row[8],
+        )
+
+    def open_session(self) -> SessionInfo | None:
+        return self._session("ended_at IS NULL ORDER BY id DESC LIMIT 1", ())
+
+    def session(self, session_id: int | None = None) -> SessionInfo:
+        """Session ``session_id``, or the open one, or the newest one when none is open."""
+        if session_id is not None:
+            s = self._session("id = ?", (session_id,))
+            if s is None:
+                raise WiezenError(f"no session {session_id} (see `wiezen sessions`)")
+            return s
+        s = self.open_session() or self._session("1 ORDER BY date DESC, id DESC LIMIT 1", ())
+        if s is None:
+            raise WiezenError("no sessions yet: start one with `wiezen session start --players jan,piet,mieke,lotte`")
+        return s
+
+    def require_open(self) -> SessionInfo:
+        s = self.open_session()
+        if s is None:
+            raise WiezenError("no open session: start one with `wiezen session start --players jan,piet,mieke,lotte`")
+        return s
+
+    def start_session(
+        self,
+        players: Sequence[str],
+        rules_name: str,
+        rules_toml: str,
+        first_dealer: int = 0,
+        name: str = "",
+        date: str = "",
+        source_hash: str | None = None,
+        closed: bool = False,
+        uid: str | None = None,
+    ) -> int:
+        """Insert a session (inside a write transaction)."""
+        if not closed and self.open_session() is not None:
+            s = self.open_session()
+            assert s is not None
+            raise WiezenError(
+                f"session {s.id} ({s.name or s.date}) is still open: end it first with `wiezen session end`"
+            )
+        c = self.conn
+        ts = now()
+        cur = c.execute(
+            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid or new_uid(), name, date, rules_name, rules_toml, first_dealer, ts, ts if closed else None, source_hash),
+        )
+        sid = int(cur.lastrowid or 0)
+        for seat, p in enumerate(players):
+            c.execute(
+                "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)", (sid, seat, self.player_id(p))
+            )
+        return sid
+
+    def end_session(self) -> SessionInfo:
+        with self.write() as c:
+            s = self.require_open()
+            c.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (now(), s.id))
+        return s
+
+    def session_by_hash(self, source_hash: str) -> int | None:
+        row = self.conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (source_hash,)).fetchone()
+        return int(row[0]) if row else None
+
+    def sessions(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
+        q = (
+            "SELECT s.id, s.date, s.name, s.rules_name, s.ended_at IS NULL AS open, "
+            "(SELECT group_concat(name, ',') FROM (SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id "
+            "  WHERE st.session_id = s.id ORDER BY st.seat)) AS players, "
+            "(SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.kind = 'deal' "
+            "  AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)) AS deals "
+            "FROM sessions s WHERE (? IS NULL OR s.date >= ?) AND (? IS NULL OR s.date <= ?) "
+            "ORDER BY s.date DESC, s.id DESC"
+        )
+        out = []
+        for r in self.conn.execute(q, (since, since, until, until)).fetchall():
+            totals = self.totals(r[0])
+            top = max(totals.values()) if totals and any(totals.values()) else None
+            leader = ", ".join(p for p, v in totals.items() if v == top) if top is not None else ""  # ties: all
+            out.append({
+                "id": r[0], "date": r[1], "name": r[2], "rules": r[3], "open": bool(r[4]),
+                "players": (r[5] or "").split(","), "deals": r[6], "leader": leader,
+                "totals": totals,
+            })
+        return out
+
+    # -- entries --------------------------------------------------------------
+    def state(self, s: SessionInfo) -> tuple[TableState, int]:
+        """The table state after the last entry that counts, and the next entry number. Two indexed reads."""
+        row = self.conn.execute(
+            "SELECT e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC LIMIT 1",
+            (s.id,),
+        ).fetchone()
+        state = TableState(row[0], row[1]) if row else TableState(s.first_dealer, 1)
+        top = self.conn.execute("SELECT max(no) FROM entries WHERE session_id = ?", (s.id,)).fetchone()[0]
+        return state, (top or 0) + 1
+
+    def _insert(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
+                created_at: str | None = None) -> int:
+        c = self.conn
+        ids = dict(zip(s.players, s.player_ids))
+        cur = c.execute(
+            "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
+            "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                uid or new_uid(), s.id, no, sc.kind, sc.text, sc.contract or None, sc.dealer, sc.multiplier,
+                ids[sc.offender] if sc.offender else None, int(sc.round), sc.deal_no, sc.reason,
+                sc.after.dealer, sc.after.pending, replaces, created_at or now(),
+            ),
+        )
+        eid = int(cur.lastrowid or 0)
+        c.executemany(
+            "INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)",
+            [
+                (eid, ids[p], float(v), int(p in sc.takers), (int(sc.takers[p]) if p in sc.takers else None))
+                for p, v in sc.points.items()
+            ],
+        )
+        return eid
+
+    def _deal_players(self, s: SessionInfo) -> dict[int, tuple[str, ...]]:
+        rows = self.conn.execute(
+            "SELECT e.no, p.name FROM entries e JOIN entry_points ep ON ep.entry_id = e.id JOIN players p ON p.id = ep.player_id "
+            "WHERE e.session_id = ? AND e.kind = 'deal' AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+            "ORDER BY e.no, p.id",
+            (s.id,),
+        ).fetchall()
+        out: dict[int, list[str]] = {}
+        for no, name in rows:
+            out.setdefault(no, []).append(name)
+        order = {p: i for i, p in enumerate(s.players)}
+        return {no: tuple(sorted(ps, key=order.__getitem__)) for no, ps in out.items()}
+
+    def record(
+        self,
+        e: EntryInput,
+        session_id: int | None = None,
+        then: Callable[[SessionInfo, int, Scored], Any] | None = None,
+    ) -> tuple[int, Scored]:
+        """Score and append one entry to the open session (or ``session_id``). Returns (entry no, scored).
+
+        ``then(session, no, scored)`` runs in the same transaction (e.g. to record a precedent with it).
+        """
+        with self.write():
+            s = self.require_open() if session_id is None else self.session(session_id)
+            state, no = self.state(s)
+            dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
+            sc = apply(e, s.rules, s.players, state, dp)
+            self._insert(s, no, sc)
+            if then is not None:
+                then(s, no, sc)
+        return no, sc
+
+    def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
+        self.conn.execute(
+            "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+            (entry_id, action, by_entry, reason, now()),
+        )
+
+    def undo(self, reason: str = "", session_id: int | None = None) -> EntryRow:
+        """Void the last entry that is not voided yet."""
+        with self.write():
+            s = self.require_open() if session_id is None else self.session(session_id)
+            row = self.conn.execute(
+                "SELECT e.id FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC LIMIT 1",
+                (s.id,),
+            ).fetchone()
+            if row is None:
+                raise WiezenError("nothing to undo: the session has no entries that count")
+            self._void(row[0], "undo", None, reason)
+            target = row[0]
+        return next(r for r in self.entries(s) if r.id == target)
+
+    def amend(self, no: int, e: EntryInput, reason: str = "", session_id: int | None = None) -> tuple[Scored, list[int]]:
+        """Replace entry ``no``; later entries whose dealer, multiplier or points change are re-scored
+        (voided and re-added with the same number). Returns the new scoring and the re-scored numbers."""
+        with self.write():
+            s = self.require_open() if session_id is None else self.session(session_id)
+            rows = [r for r in self.entries(s) if not r.voided]
+            target = [r for r in rows if r.no == no]
+            if not target:
+                if any(r.no == no for r in self.entries(s)):
+                    raise WiezenError(f"entry {no} is voided: amend an entry that counts")
+                raise WiezenError(f"no entry {no} in this session")
+            inputs = [(r.no, e if r.no == no else r.as_input()) for r in rows]
+            result = fold(inputs, s.rules, s.players, s.first_dealer)
+            new_id: int | None = None
+            rescored: list[int] = []
+            for r, sc in zip(rows, result.scored):
+                if r.no == no:
+                    new_id = self._insert(s, no, sc, replaces=r.id)
+                    self._void(r.id, "amend", new_id, reason)
+                    new_sc = sc
+                elif r.no > no and not _same(r, sc):
+                    nid = self._insert(s, r.no, sc, replaces=r.id)
+                    self._void(r.id, "amend", nid, f"re-scored after the amendment of entry {no}")
+                    rescored.append(r.no)
+        return new_sc, rescored
+
+    def entries(self, s: SessionInfo, since_no: int = 0) -> list[EntryRow]:
+        """Every entry of the session (voided ones too), in sheet order."""
+        names = dict(zip(s.player_ids, s.players))
+        pts: dict[int, dict[str, float]] = {}
+        tk: dict[int, dict[str, bool]] = {}
+        for eid, pid, v, taker, made in self.conn.execute(
+            "SELECT ep.entry_id, ep.player_id, ep.points, ep.taker, ep.made FROM entry_points ep "
+            "JOIN entries e ON e.id = ep.entry_id WHERE e.session_id = ? AND e.no >= ?",
+            (s.id, since_no),
+        ):
+            pts.setdefault(eid, {})[names[pid]] = v
+            if taker:
+                tk.setdefault(eid, {})[names[pid]] = bool(made)
+        out = []
+        order = {p: i for i, p in enumerate(s.players)}
+        for r in self.conn.execute(
+            "SELECT e.id, e.uid, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, p.name, e.round, e.deal_no, "
+            "e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at, v.action, v.by_entry, v.reason "
+            "FROM entries e LEFT JOIN players p ON p.id = e.offender_id LEFT JOIN voids v ON v.entry_id = e.id "
+            "WHERE e.session_id = ? AND e.no >= ? ORDER BY e.no, e.id",
+            (s.id, since_no),
+        ):
+            p = pts.get(r[0], {})
+            out.append(EntryRow(
+                id=r[0], uid=r[1], no=r[2], kind=r[3], text=r[4], contract=r[5], dealer=r[6], multiplier=r[7],
+                offender=r[8] or "", round=bool(r[9]), deal_no=r[10], reason=r[11], next_dealer=r[12],
+                next_multiplier=r[13], replaces=r[14], created_at=r[15],
+                points=dict(sorted(p.items(), key=lambda kv: order[kv[0]])), takers=tk.get(r[0], {}),
+                voided=r[16] is not None, void_action=r[16], voided_by=r[17], void_reason=r[18] or "",
+            ))
+        return out
+
+    def totals(self, session_id: int) -> dict[str, Points]:
+        """Each player's total, in seat order: one indexed read of the session_totals cache."""
+        rows = self.conn.execute(
+            "SELECT p.name, coalesce(t.points, 0) FROM seats st JOIN players p ON p.id = st.player_id "
+            "LEFT JOIN session_totals t ON t.session_id = st.session_id AND t.player_id = st.player_id "
+            "WHERE st.session_id = ? ORDER BY st.seat",
+            (session_id,),
+        ).fetchall()
+        return {name: _num(v) for name, v in rows}
+
+    def summed_totals(self, session_id: int) -> dict[str, Points]:
+        """The same totals summed from the entries themselves (what the cache must equal)."""
+        rows = self.conn.execute(
+            "SELECT p.name, coalesce(sum(ep.points), 0) FROM seats st JOIN players p ON p.id = st.player_id "
+            "LEFT JOIN (SELECT ep.player_id, ep.points FROM entry_points ep JOIN entries e ON e.id = ep.entry_id "
+            "  WHERE e.session_id = ? AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)) ep "
+            "  ON ep.player_id = st.player_id "
+            "WHERE st.session_id = ? GROUP BY st.seat ORDER BY st.seat",
+            (session_id, session_id),
+        ).fetchall()
+        return {name: _num(v) for name, v in rows}
+
+    def rounds_owed(self, s: SessionInfo) -> dict[str, int]:
+        out = {p: 0 for p in s.players}
+        for name, n in self.conn.execute(
+            "SELECT p.name, count(*) FROM entries e JOIN players p ON p.id = e.offender_id WHERE e.session_id = ? "
+            "AND e.round = 1 AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY p.name",
+            (s.id,),
+        ):
+            out[name] = n
+        return out
+
+
+    # -- replay -------------------------------------------------------------
+    def replay(
+        self,
+        text: str,
+        resolve_rules: Callable[[str], tuple[HouseRules, str]],
+        today: str,
+        default_name: str = "",
+        keep_open: bool = False,
+    ) -> tuple[int, bool]:
+        """Record a whole session file in one transaction. Returns (session id, recorded now?)."""
+        from ..core.sessionfile import Amend, Header, Undo, parse_line
+
+        digest = file_hash(text)
+        existing = self.session_by_hash(digest)
+        if existing is not None:
+            return existing, False
+        lines: list[tuple[int, Any]] = []
+        for no, raw in enumerate(text.splitlines(), 1):
+            try:
+                item = parse_line(raw)
+            except WiezenError as e:
+                raise WiezenError(f"line {no}: {e}") from None
+            if item is not None:
+                lines.append((no, item))
+        name, date, rules_spec, players, dealer = default_name, today, "whisthub", None, ""
+        body_start = 0
+        for i, (no, item) in enumerate(lines):
+            if not isinstance(item, Header):
+                break
+            body_start = i + 1
+            if item.key == "session":
+                name = item.name or name
+                date = item.date or date
+            elif item.key == "rules":
+                rules_spec = item.rules
+            elif item.key == "players":
+                players, dealer = list(item.players), item.dealer
+        if players is None:
+            raise WiezenError("the session file has no 'players' line before its first deal")
+        for no, item in lines[body_start:]:
+            if isinstance(item, Header):
+                raise WiezenError(f"line {no}: '{item.key}' belongs at the top of the file, before the first deal")
+        from ..core.dates import parse_date
+        from ..core.deal import resolve_player
+
+        try:
+            date = parse_date(date).isoformat()
+            check_player_names(players)
+            first = players.index(resolve_player(dealer, players)) if dealer else 0
+            rules, rules_text = resolve_rules(rules_spec)
+        except WiezenError as e:
+            raise WiezenError(f"session file: {e}") from None
+        with self.write():
+            if self.session_by_hash(digest) is not None:  # recorded by another process meanwhile
+                return int(self.session_by_hash(digest) or 0), False
+            players = [self.known_player_name(p) for p in players]
+            sid = self.start_session(players, rules.name, rules_text, first, name, date, digest, closed=not keep_open)
+            s = self.session(sid)
+            state = TableState(first, 1)
+            stack: list[tuple[int, int, TableState]] = []  # (no, entry id, state before) of entries that count
+            next_no = 1
+            deal_players: dict[int, tuple[str, ...]] = {}
+            for lineno, item in lines[body_start:]:
+                try:
+                    if isinstance(item, Undo):
+                        if not stack:
+                            raise WiezenError("nothing to undo")
+                        no, eid, state = stack.pop()
+                        deal_players.pop(no, None)
+                        self._void(eid, "undo", None, item.reason)
+                    elif isinstance(item, Amend):
+                        raise WiezenError("amend is for correcting a recorded session; in a session file, fix the line instead")
+                    else:
+                        sc = apply(item, rules, s.players, state, deal_players)
+                        eid = self._insert(s, next_no, sc)
+                        stack.append((next_no, eid, state))
+                        if sc.kind == "deal":
+                            deal_players[next_no] = tuple(sc.points)
+                        next_no += 1
+                        state = sc.after
+                except WiezenError as e:
+                    raise WiezenError(f"line {lineno}: {e}") from None
+        return sid, True
+
+
+def _same(r: EntryRow, sc: Scored) -> bool:
+    return (
+        r.dealer == sc.dealer
+        and r.multiplier == sc.multiplier
+        and r.next_dealer == sc.after.dealer
+        and r.next_multiplier == sc.after.pending
+        and r.text.casefold() == sc.text.casefold()  # an imported entry may spell a name in another case
+        and dict(r.points) == {p: float(v) for p, v in sc.points.items()}
+    )
+
+
+# ---------------------------------------------------------------------------
+# Module-level conveniences for the command line
+
+
+@contextmanager
+def open_ledger(opt: str | None, readonly: bool = False) -> Iterator[Ledger]:
+    path = resolve_path(opt)
+    if readonly and not os.path.exists(path):
+        raise WiezenError(f"no ledger at '{path}' yet: start a session first (`wiezen session start ...`)")
+    led = Ledger(path, readonly=readonly)
+    try:
+        yield led
+    except sqlite3.Error as e:
+        raise db_error(e, path) from None
+    finally:
+        led.close()
+
+
+def peek_open_session(path: str) -> tuple[list[str], str] | None:
+    """The four players of the open session's next deal and its house-rules text (read-only; None if none).
+
+    At a table of five or six, those are the players who do not sit out the deal about to be dealt.
+    """
+    from ..core.session import active_players
+
+    try:
+        led = Ledger(path, readonly=True)
+    except WiezenError:
+        return None
+    try:
+        s = led.open_session()
+        if s is None:
+            return None
+        state, _ = led.state(s)
+        return list(active_players(s.players, state.dealer)), s.rules_toml
+    except sqlite3.Error:
+        return None
+    finally:
+        led.close()
+
+
+def rules_lookup(opt: str | None) -> Callable[[str], str | None]:
+    def lookup(name: str) -> str | None:
+        path = existing_db_path(opt)
+        if path is None:
+            return None
+        with open_ledger(path, readonly=True) as led:
+            return led.rules_text(name)
+
+    return lookup
+
+
+def added_rules(opt: str | None) -> list[tuple[str, str]]:
+    path = existing_db_path(opt)
+    if path is None:
+        return []
+    with open_ledger(path, readonly=True) as led:
+        return led.added_rules()
+
+
+def check_player_names(names: Sequence[str]) -> None:
+    """4 to 6 distinct names a spreadsheet cannot mistake for a formula (they start with a letter)."""
+    import re
+
+    if not 4 <= len(names) <= 6:
+        raise WiezenError(f"a table has 4 to 6 players, not {len(names)}")
+    for n in names:
+        if not re.match(r"^[^\W\d_][\w.'-]{0,29}$", n):
+            raise WiezenError(
+                f"'{n}' is not a usable player name: start with a letter; then letters, digits, . ' _ or -"
+                " (no spaces, no '+', at most 30 characters)"
+            )
+    if len({n.casefold() for n in names}) != len(names):
+        raise WiezenError(f"a player is named twice: {', '.join(names)}")
+
+
+def file_hash(text: str) -> str:
+    import hashlib
+
+    norm = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()
