@@ -10,12 +10,25 @@ from .session_cmds import _db
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="One JSON document: {ok, ledger, sessions, entries, problems}.")
+@click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
+              help="Report only this session's problems (and those of the whole ledger).")
+@click.option("--seal", metavar="CODE",
+              help="Prove a session: the ledger must still hold exactly the history this seal vouches for.")
 @click.pass_context
-def check(ctx: click.Context, as_json: bool) -> None:
+def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str | None) -> None:
     """Check the ledger: re-score every entry that counts from its deal line, under the house rules its
     session was recorded under, and compare with the stored points, dealer and doubling; check that
     every entry sums to 0, that every voided entry points at what voided it, the links between rows,
     and SQLite's own integrity check.
+
+    Every stored fact (entries, voids and corrections with their reasons and times, penalties, sessions
+    with their date, seats and house rules, players, precedents, added house rules) has a link in a hash
+    chain: a row changed, deleted or added with another program does not fit its link. The caches (totals,
+    standings, the search index) are computed again and compared, the triggers by their SQL.
+
+    With --seal CODE (the seal `session end` printed): the session's history is hashed again from the
+    rows and must give that seal. Corrections recorded after it are listed; anything else changed,
+    missing or forged fails.
 
     Prints one line per problem and exits with status 1 when anything is off; reads only.
 
@@ -23,6 +36,7 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Examples:
         wiezen check
         wiezen check --json
+        wiezen check --session 12 --seal 7KQ2-M9XD-4TPA
     """
     import os
 
@@ -33,24 +47,45 @@ def check(ctx: click.Context, as_json: bool) -> None:
     path = ledger.resolve_path(_db(ctx))
     if not os.path.exists(path):
         raise WiezenError(f"no ledger at '{path}' yet: nothing to check")
+    from ..ledger.chain import check_seal
+
+    sealed = None
     with ledger.open_ledger(path, readonly=True) as led:
+        if session_id is not None:
+            led.session(session_id)  # an unknown session is an error
         result = check_ledger(led.conn)
+        if seal is not None:
+            sealed = check_seal(led.conn, seal, session_id)
+            if not sealed.ok and sealed.message.startswith("'"):
+                raise WiezenError(sealed.message)
+    problems = [p for p in result.problems if session_id is None or p.session_id in (None, session_id)]
+    if sealed is not None and not sealed.ok:
+        from ..ledger.check import Problem
+
+        problems.append(Problem("seal", sealed.message, sealed.session_id))
+    ok = not problems
     if as_json:
         echo_json({
-            "ok": result.ok, "ledger": path, "sessions": result.sessions, "entries": result.entries,
-            "voided": result.voided, "rescored": result.rescored, "problems": [p.as_dict() for p in result.problems],
+            "ok": ok, "ledger": path, "sessions": result.sessions, "entries": result.entries,
+            "voided": result.voided, "rescored": result.rescored, "problems": [p.as_dict() for p in problems],
+            **({"seal": {"ok": sealed.ok, "session": sealed.session_id, "message": sealed.message,
+                         "later": list(sealed.later)}} if sealed is not None else {}),
         })
     else:
-        for p in result.problems:
+        for p in problems:
             click.echo(p.line())
-        if result.ok:
+        if sealed is not None and sealed.ok:
+            click.echo(f"seal: {sealed.message}")
+            if sealed.later:
+                click.echo("recorded after that seal (corrections): " + "; ".join(sealed.later))
+        if ok:
             click.echo(
                 f"ok: {result.sessions} session{'s' * (result.sessions != 1)}, {result.entries} "
                 f"entr{'ies' if result.entries != 1 else 'y'} ({result.voided} voided); "
                 f"{result.rescored} re-scored, every sum 0, the history whole"
             )
         else:
-            n = len(result.problems)
+            n = len(problems)
             click.echo(f"{n} problem{'s' * (n != 1)} in the ledger '{path}'", err=True)
-    if not result.ok:
+    if not ok:
         ctx.exit(1)

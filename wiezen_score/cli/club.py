@@ -358,8 +358,11 @@ def sheet_html(doc: dict[str, Any]) -> str:
     for e in doc["entries"]:
         mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        if e.get("correction"):
+            text += f" ({correction_note(e['correction'])})"
         if e["voided"]:
-            rows.append([e["no"], e["dealer"], f"{text} (voided)", mark] + ["" for _ in players])
+            after = f", {correction_note(e['voided_after'])}" if e.get("voided_after") else ""
+            rows.append([e["no"], e["dealer"], f"{text} (voided{after})", mark] + ["" for _ in players])
             continue
         for p, v in e["points"].items():
             running[p] = running.get(p, 0) + v
@@ -372,7 +375,26 @@ def sheet_html(doc: dict[str, Any]) -> str:
         f"Scoresheet: {title}", ["#", "dealer", "entry", "x", *players], rows, series,
         subtitle=f"Session {s['id']}, house rules {s['rules']}; running totals after each entry.",
         chart_heading="Points over the evening",
+        footer=seal_footer(s),
     )
+
+
+def correction_note(c: dict[str, Any]) -> str:
+    """'corrected after the evening, 2026-11-28: REASON'."""
+    return f"corrected after the evening, {str(c['at'])[:10]}" + (f": {c['reason']}" if c.get("reason") else "")
+
+
+def seal_footer(s: dict[str, Any]) -> str:
+    """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
+    seals = s.get("seals") or []
+    if not seals:
+        return "Open: the session gets its seal when it ends." if s.get("open") else ""
+    last = seals[-1]
+    out = f"Seal: {last['seal']} (sealed {str(last['at'])[:16].replace('T', ' ')} UTC"
+    if len(seals) > 1:
+        out += "; after corrections; earlier: " + ", ".join(
+            f"{x['seal']} of {str(x['at'])[:10]}" for x in seals[:-1])
+    return out + "). Check it with `wiezen check --seal CODE`."
 
 
 def datasette_metadata_json(db_path: str) -> dict[str, Any]:

@@ -101,7 +101,11 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
 @session.command()
 @click.pass_context
 def end(ctx: click.Context) -> None:
-    """Close the open session (its sheet stays, see `wiezen sheet --session ID`).
+    """Close the open session and print its seal (its sheet stays, see `wiezen sheet --session ID`).
+
+    The seal is a short code that vouches for the whole evening: every entry, correction, penalty, reason
+    and time, and the house rules. Note it or take a photo: `wiezen check --seal CODE` shows later that
+    the ledger still holds exactly that evening.
 
     \b
     Example:
@@ -112,7 +116,9 @@ def end(ctx: click.Context) -> None:
     with ledger.open_ledger(_db(ctx)) as led:
         s = led.end_session()
         totals = led.totals(s.id)
+        seal = led.seal(s.id)
     click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    click.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
 
 
 def _record(ctx: click.Context, e: EntryInput) -> None:
@@ -204,42 +210,67 @@ def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no:
                    as_precedent or ruling is not None, ruling)
 
 
+def _resealed(led: Any, s: Any) -> None:
+    """After a correction of an ended session: its new seal (the earlier ones still vouch for what they sealed)."""
+    found = led.seals(s.id)
+    if s.ended_at is not None and found:
+        many = len(found) > 2
+        click.echo(f"seal: {found[-1].code}  (new, after this correction; the earlier seal{'s' * many} "
+                   f"{', '.join(x.code for x in found[:-1])} still vouch{'' if many else 'es'} for what "
+                   f"{'they' if many else 'it'} sealed)")
+
+
 @click.command()
-@click.option("--reason", default="", help="Why (kept in the history).")
+@click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
+@click.option("--session", "session_id", type=int,
+              help="Correct this session, also one that has ended (default: the open one).")
 @click.pass_context
-def undo(ctx: click.Context, reason: str) -> None:
+def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
     """Void the last entry that still counts. Nothing is deleted: it stays on the sheet, marked voided.
 
+    With --session, also in a session that has ended: a correction after the evening, which needs a
+    --reason, shows on the sheet with its date, and gives the session a new seal.
+
     \b
-    Example:
+    Examples:
         wiezen undo --reason "wrong number of tricks"
+        wiezen undo --session 12 --reason "the last deal was never played"
     """
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx)) as led:
-        row = led.undo(reason)
-        s = led.require_open()
+        row = led.undo(reason, session_id)
+        s = led.require_open() if session_id is None else led.session(session_id)
         state, _ = led.state(s)
         click.echo(f"voided #{row.no} {row.text}")
         click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
-        click.echo("next: " + status_line(s.players, state))
+        if s.ended_at is None:
+            click.echo("next: " + status_line(s.players, state))
+        _resealed(led, s)
 
 
 @click.command(context_settings=DEAL_ARGS)
 @click.argument("no", type=int)
 @click.argument("entry", nargs=-1, required=True)
-@click.option("--reason", default="", help="Why (kept in the history).")
+@click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
+@click.option("--session", "session_id", type=int,
+              help="Correct this session, also one that has ended (default: the open one).")
 @click.pass_context
-def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str) -> None:
+def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str, session_id: int | None) -> None:
     """Correct entry NO: the old version is voided and kept, the correction takes its number.
 
     ENTRY is a deal line, or `pas`, `redeal`, `penalty PLAYER ...`. Later entries follow from the
     corrected history: their dealers and doublings are re-derived and re-scored where they change.
 
+    With --session, also in a session that has ended: a correction after the evening, which needs a
+    --reason, shows on the sheet with its date, and gives the session a new seal (the old seal still
+    vouches for the evening as it was sealed).
+
     \b
     Examples:
         wiezen amend 3 samen 8 jan+piet 8
         wiezen amend 5 pas
+        wiezen amend --session 12 4 samen 8 jan+piet 8 --reason "jan counted his tricks again"
     """
     from .. import ledger
     from ..core.sessionfile import Undo, parse_entry
@@ -248,9 +279,10 @@ def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str) -> N
     if isinstance(e, Undo):
         raise WiezenError("amend takes a deal line, pas, redeal or penalty")
     with ledger.open_ledger(_db(ctx)) as led:
-        sc, rescored = led.amend(no, e, reason)
-        s = led.require_open()
+        sc, rescored = led.amend(no, e, reason, session_id)
+        s = led.require_open() if session_id is None else led.session(session_id)
         click.echo(recorded_line(no, sc, s.players) + " (amended)")
         if rescored:
             click.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
         click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+        _resealed(led, s)

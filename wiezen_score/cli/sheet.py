@@ -19,9 +19,26 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
     rows = led.entries(s)
     state, _ = led.state(s)
     rulings = _rulings(led, s, rows)
+    seals = led.seals(s.id)
+    late = led.corrections(s.id) if seals else {}
+    by_id = {r.id: r for r in rows}
+
+    def correction(r: Any) -> dict[str, Any]:
+        """An entry recorded after the evening ended: when, and why (the reason of what it replaced)."""
+        if ("entry", r.id) not in late:
+            return {}
+        old = by_id.get(r.replaces) if r.replaces is not None else None
+        return {"correction": {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}}
+
+    def voided_after(r: Any) -> dict[str, Any]:
+        if ("void", r.id) not in late:
+            return {}
+        return {"voided_after": {"at": late[("void", r.id)], "reason": r.void_reason}}
+
     return {
         "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
-                    "open": s.ended_at is None},
+                    "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
+                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals]},
         "entries": [
             {
                 "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,
@@ -29,6 +46,7 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
                 **({"reason": r.reason} if r.reason else {}),
                 **({"voided_by": r.void_action} if r.voided else {}),
                 **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
+                **correction(r), **voided_after(r),
             }
             for r in rows
         ],
@@ -59,7 +77,9 @@ def _ruling_mark(ids: list[int]) -> str:
 
 
 def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
-    """The paper sheet: one row per entry with the running totals; '*' on doubled deals."""
+    """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last."""
+    from .club import correction_note, seal_footer
+
     players = doc["session"]["players"]
     running = {p: 0.0 for p in players}
     rows = []
@@ -68,6 +88,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
             text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
+            if e.get("voided_after"):
+                text += f" ({correction_note(e['voided_after'])})"
             rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
             continue
         for p, v in e["points"].items():
@@ -83,6 +105,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
         if e.get("precedents"):
             text += _ruling_mark(e["precedents"])
+        if e.get("correction"):
+            text += f" ({correction_note(e['correction'])})"
         rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
     if last is not None:
         rows = rows[-last:]
@@ -101,6 +125,9 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
     owed = {p: n for p, n in doc["rounds_owed"].items() if n}
     if owed:
         out.append("rounds owed: " + ", ".join(f"{p} {n}" for p, n in owed.items()))
+    footer = seal_footer(s)
+    if footer and not s["open"]:
+        out.append(footer)
     return "\n".join(out)
 
 

@@ -90,7 +90,8 @@ def check_ledger(conn: sqlite3.Connection) -> CheckResult:
     """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself."""
     problems: list[Problem] = []
     counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
-    for step in (_integrity, _foreign_keys, _triggers, _sums, _chain, _totals, _evenings, _rescore):
+    for step in (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
+                 _search_index, _rescore):
         try:
             step(conn, problems, counts)
         except sqlite3.DatabaseError as e:
@@ -122,13 +123,92 @@ def _foreign_keys(conn: sqlite3.Connection, problems: list[Problem], counts: dic
             problems.append(Problem("foreign-key", f"{what} refers to a missing row of {parent}"))
 
 
+_EXPECTED: dict[int, dict[tuple[str, str], str]] = {}
+
+
+def expected_schema(version: int) -> dict[tuple[str, str], str]:
+    """(type, name) -> SQL of every table, index, trigger and view that the migrations up to ``version`` make,
+    built afresh in memory."""
+    if version not in _EXPECTED:
+        from sqlite_utils import Database
+
+        from .schema import _migration_list, _migrations
+
+        mem = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            names = [n for n, _ in _migration_list()][:version]
+            stop = [n for n, _ in _migration_list()][version:version + 1]
+            _migrations().apply(Database(mem), stop_before=stop[0] if stop else None)
+            _EXPECTED[version] = _schema_of(mem)
+            assert len(names) == version
+        finally:
+            mem.close()
+    return _EXPECTED[version]
+
+
+def _schema_of(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    return {
+        (t, n): " ".join(str(sql).split())
+        for t, n, sql in conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+            "AND name <> '_sqlite_migrations'"
+        )
+    }
+
+
 def _triggers(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
-    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-    for name in REQUIRED_TRIGGERS:
-        if name not in have:
+    """Every trigger, table, index and view must be exactly as the migrations made it: compared by SQL."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    want = expected_schema(version)
+    have = _schema_of(conn)
+    for (kind, name), sql in sorted(want.items()):
+        got = have.get((kind, name))
+        what = "append-only trigger" if kind == "trigger" and ("_no_" in name or "keep_history" in name) else kind
+        if got is None:
             problems.append(Problem(
-                "triggers", f"the append-only trigger {name} is missing: rows can be changed behind the ledger's back",
+                "triggers" if kind == "trigger" else "schema",
+                f"the {what} {name} is missing: rows can be changed behind the ledger's back" if kind == "trigger"
+                else f"the {kind} {name} is missing",
             ))
+        elif got != sql:
+            problems.append(Problem(
+                "triggers" if kind == "trigger" else "schema",
+                f"the {what} {name} is not the one wiezen made (its SQL was changed): {got[:80]}",
+            ))
+    for (kind, name) in sorted(set(have) - set(want)):
+        problems.append(Problem(
+            "triggers" if kind == "trigger" else "schema",
+            f"the {kind} {name} is not one of wiezen's: it was added by hand",
+        ))
+
+
+def _chain_links(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    """The hash chain: every row fits its link, every link its row, every ended session its seal."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chain'").fetchone() is None:
+        return
+    from .chain import verify
+
+    for f in verify(conn):
+        problems.append(Problem("chain", f.message, f.session_id, f.entry_no, f.entry_id))
+
+
+def _search_index(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    """The precedents' search index holds exactly the current version of every precedent."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'precedents_fts'").fetchone() is None:
+        return
+    want = {
+        pid: (title, ruling, tags)
+        for pid, title, ruling, tags in conn.execute(
+            "SELECT v.precedent_id, v.title, v.ruling, (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(v.tags)) "
+            "FROM precedent_versions v WHERE v.version = (SELECT max(version) FROM precedent_versions w "
+            "WHERE w.precedent_id = v.precedent_id)"
+        )
+    }
+    have = {pid: (t, r, g) for pid, t, r, g in conn.execute("SELECT rowid, title, ruling, tags FROM precedents_fts")}
+    for pid in sorted(set(want) | set(have)):
+        if want.get(pid) != have.get(pid):
+            how = "is missing" if pid not in have else "has no precedent" if pid not in want else "differs from its current text"
+            problems.append(Problem("search-index", f"the search index of precedent {pid} {how}"))
 
 
 def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:

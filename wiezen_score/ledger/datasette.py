@@ -74,11 +74,26 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             },
         },
         "entry_points": {
-            "description": "Points per entry and player of the deal in play (who sat out has no row).",
+            "description": "Points per entry and player of the deal in play (who sat out has no row). The column "
+            "points (whole or half points) is half of half, the integer stored: exact in every sum.",
             "columns": {
-                "entry_id": "Entry", "player_id": "Player", "points": "Points (whole or half)",
+                "entry_id": "Entry", "player_id": "Player", "half": "Twice the points, an integer",
                 "taker": "1: bidder, partner or on miserie", "made": "Takers: 1 made, 0 lost",
             },
+        },
+        "seals": {
+            "description": "A session's seals: the first when it ended, one more after each correction made after "
+            "the evening. The seal's code is the session chain's hash at that point (see `wiezen check --seal`).",
+            "columns": {"id": "Seal id", "session_id": "Session", "n": "1 at the end, 2, 3 ... after corrections",
+                        "sealed_at": "When (UTC)"},
+        },
+        "chain": {
+            "description": "The hash chain: one link per stored fact, each hash covering the one before it; "
+            "`wiezen check` holds every row to its link.",
+            "columns": {"seq": "Link number", "kind": "What the link covers", "rid": "Its row id",
+                        "sub": "Version number (precedent versions)", "session_id": "Session of the fact",
+                        "hash": "SHA-256 over the previous link and the fact",
+                        "shash": "The session chain's hash (a seal at a seal link)"},
         },
         "voids": {
             "description": "Entries that no longer count: undone, or replaced by an amendment.",

@@ -550,6 +550,8 @@ def _add_entries(
     """Insert ``entries`` (in file order) into session ``sid``, then their voids and ``extra_voids``.
 
     Returns the numbers of entries and voids added."""
+    from .store import half_points
+
     conn = led.conn
     seats = {name.casefold(): pid for name, pid in conn.execute(
         "SELECT p.name, p.id FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,)
@@ -577,8 +579,8 @@ def _add_entries(
         local_id[e["uid"]] = eid
         tk = {p.casefold(): m for p, m in e["takers"].items()}
         conn.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)",
-            [(eid, seats[p.casefold()], float(v), int(p.casefold() in tk),
+            "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
+            [(eid, seats[p.casefold()], half_points(v), int(p.casefold() in tk),
               int(tk[p.casefold()]) if p.casefold() in tk else None) for p, v in e["points"].items()],
         )
         added += 1

@@ -61,21 +61,80 @@ _KEYS = {
 }
 
 
+def no_replace(table: str, keys: list[tuple[str, ...]]) -> str:
+    """A trigger that refuses a row whose key exists (INSERT OR REPLACE would delete the old one silently)."""
+    cond = " OR ".join(
+        "EXISTS (SELECT 1 FROM {t} WHERE {m})".format(t=table, m=" AND ".join(f"{c} = NEW.{c}" for c in cols))
+        for cols in keys
+    )
+    return (
+        f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} WHEN {cond} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: this row exists already'); END"
+    )
+
+
 def _m005_no_replace(db: Any) -> None:
     """History cannot be replaced either; players are never renamed nor removed."""
     for table, keys in _KEYS.items():
-        cond = " OR ".join(
-            "EXISTS (SELECT 1 FROM {t} WHERE {m})".format(
-                t=table, m=" AND ".join(f"{c} = NEW.{c}" for c in cols)
-            )
-            for cols in keys
-        )
-        db.execute(
-            f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} WHEN {cond} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: this row exists already'); END"
-        )
+        db.execute(no_replace(table, keys))
     for stmt in _statements(append_only("players", "a player keeps his name")):
         db.execute(stmt)
+
+
+_ENTRY_POINTS_EXACT = """
+CREATE TABLE entry_points_exact (     -- one row per player of the deal in play (not who sat out)
+    entry_id INTEGER NOT NULL REFERENCES entries(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    half INTEGER NOT NULL CHECK (typeof(half) = 'integer' AND abs(half) <= {bound}),  -- twice the points, exactly
+    points REAL GENERATED ALWAYS AS (half / 2.0) VIRTUAL,                        -- whole or half points
+    taker INTEGER NOT NULL DEFAULT 0, -- 1: bidder, partner or on miserie
+    made INTEGER,                     -- takers: 1 made, 0 lost
+    PRIMARY KEY (entry_id, player_id)
+) WITHOUT ROWID
+"""
+
+
+def _m006_chain(db: Any) -> None:
+    """Exact points (twice the points as an integer) and the hash chain over every stored fact, with the
+    seals of the sessions already ended (see ledger/chain.py)."""
+    from ..core.errors import WiezenError
+    from . import chain
+
+    conn = db.conn
+    bad = conn.execute(
+        "SELECT e.session_id, e.no, ep.points FROM entry_points ep JOIN entries e ON e.id = ep.entry_id "
+        "WHERE typeof(ep.points) NOT IN ('integer', 'real') OR ep.points * 2 <> CAST(ep.points * 2 AS INTEGER) "
+        f"OR abs(ep.points) > {chain.POINTS_BOUND} ORDER BY e.session_id, e.no LIMIT 1"
+    ).fetchone()
+    if bad is not None:
+        raise WiezenError(
+            f"session {bad[0]}, entry #{bad[1]} holds {bad[2]!r} points, which no deal can give (whole or half "
+            f"points, at most {chain.POINTS_BOUND:,}): the ledger cannot be upgraded; restore a backup"
+        )
+    kept = [r[0] for r in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "
+        "AND sql IS NOT NULL ORDER BY type, name"
+    )]  # fmt: skip
+    conn.execute("PRAGMA legacy_alter_table = ON")  # the rename must not re-check the views and triggers
+    try:
+        db.execute(_ENTRY_POINTS_EXACT.format(bound=2 * chain.POINTS_BOUND).strip())
+        db.execute(
+            "INSERT INTO entry_points_exact (entry_id, player_id, half, taker, made) "
+            "SELECT entry_id, player_id, CAST(points * 2 AS INTEGER), taker, made FROM entry_points"
+        )
+        db.execute("DROP TABLE entry_points")
+        db.execute("ALTER TABLE entry_points_exact RENAME TO entry_points")
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
+    for stmt in kept:
+        db.execute(stmt)
+    for stmt in _statements(chain.SCHEMA):
+        db.execute(stmt)
+    for table, keys in (("seals", [("id",), ("session_id", "n")]), ("chain", [("seq",), ("kind", "rid", "sub")])):
+        db.execute(no_replace(table, keys))
+        for stmt in _statements(append_only(table, "the history is sealed")):
+            db.execute(stmt)
+    chain.chain_everything(conn)
 
 
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
@@ -92,13 +151,16 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m003_club_views", club_views_migration),
         ("m004_session_totals", _m004_session_totals),
         ("m005_no_replace", _m005_no_replace),
+        ("m006_chain", _m006_chain),
     ]
 
 
 # The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
 # everyday path checks one integer and never imports sqlite-utils.
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
-MIGRATION_NAMES = ("m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace")
+MIGRATION_NAMES = (
+    "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
+)
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
 

@@ -17,10 +17,24 @@ from .paths import existing_db_path, resolve_path
 from .rows import EntryRow, SessionInfo, _num, new_uid, now
 from .schema import SCHEMA_VERSION, _migrations
 
+
+def half_points(v: Any) -> int:
+    """Points as stored: twice their value, an integer (whole or half points, exactly)."""
+    from fractions import Fraction
+
+    from .chain import POINTS_BOUND
+
+    two = Fraction(v) * 2
+    if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
+        raise WiezenError(f"{float(v):g} points cannot be recorded: whole or half points, at most {POINTS_BOUND:,}")
+    return int(two)
+
 class Ledger:
     def __init__(self, path: str, readonly: bool = False) -> None:
         self.path = path
         self.readonly = readonly
+        self._recording = False
+        self.notes: list[str] = []  # what an upgrade of the ledger did, for the user
         existed = os.path.exists(path) and os.path.getsize(path) > 0
         self.conn = _connect(path, readonly)
         try:
@@ -63,7 +77,9 @@ class Ledger:
             # a reading command on a ledger of an older wiezen: upgrade it (backup first), then read
             self.conn.close()
             try:
-                Ledger(self.path).close()
+                upgraded = Ledger(self.path)
+                self.notes += upgraded.notes
+                upgraded.close()
             except WiezenError as e:
                 raise WiezenError(f"the ledger needs an upgrade to schema {SCHEMA_VERSION} before it can be read: {e}") from None
             self.conn = _connect(self.path, readonly=True)
@@ -87,7 +103,14 @@ class Ledger:
                 self.last_backup = self._backup_before_migration(version)
             from sqlite_utils import Database
 
+            had_chain = version >= 6
             _migrations().apply(Database(self.conn))
+            if version > 0 and existed and not had_chain:
+                n = self.conn.execute("SELECT count(*) FROM seals").fetchone()[0]
+                self.notes.append(
+                    f"the ledger now keeps its history in a hash chain: {n} ended session{'s' * (n != 1)} "
+                    "sealed as they were (`wiezen sheet --session ID` shows a session's seal)"
+                )
             self.conn.execute(f"PRAGMA application_id = {APP_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.conn.execute("COMMIT")
@@ -151,12 +174,20 @@ class Ledger:
         if self.readonly:
             raise WiezenError(f"the ledger '{self.path}' is open read-only")
         c = self.conn
+        if not self._recording:
+            from .chain import install_recorders
+
+            install_recorders(c)
+            self._recording = True
         try:
             c.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise db_error(e, self.path) from None
         try:
             yield c
+            from .chain import sync
+
+            sync(c, now())  # every fact written gets its link in the chain, in the same transaction
             c.execute("COMMIT")
         except BaseException as e:
             if c.in_transaction:
@@ -296,10 +327,30 @@ class Ledger:
         return sid
 
     def end_session(self) -> SessionInfo:
+        """End the open session and seal it (see :meth:`seals`)."""
         with self.write() as c:
             s = self.require_open()
-            c.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (now(), s.id))
+            ts = now()
+            c.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ts, s.id))
+            c.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, 1, ?)", (s.id, ts))
         return s
+
+    def seals(self, session_id: int) -> list[Any]:
+        """The session's seals, oldest first: the first when it ended, one more after each correction."""
+        from .chain import seals
+
+        return seals(self.conn, session_id)
+
+    def seal(self, session_id: int) -> str | None:
+        """The session's current seal, None while it is open."""
+        found = self.seals(session_id)
+        return found[-1].code if found else None
+
+    def corrections(self, session_id: int) -> dict[tuple[str, int], str]:
+        """(\"entry\" or \"void\", row id) -> time, of what was recorded after the session ended."""
+        from .chain import corrections
+
+        return corrections(self.conn, session_id)
 
     def session_by_hash(self, source_hash: str) -> int | None:
         row = self.conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (source_hash,)).fetchone()
@@ -355,9 +406,9 @@ class Ledger:
         )
         eid = int(cur.lastrowid or 0)
         c.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
             [
-                (eid, ids[p], float(v), int(p in sc.takers), (int(sc.takers[p]) if p in sc.takers else None))
+                (eid, ids[p], half_points(v), int(p in sc.takers), (int(sc.takers[p]) if p in sc.takers else None))
                 for p, v in sc.points.items()
             ],
         )
@@ -402,32 +453,47 @@ class Ledger:
             (entry_id, action, by_entry, reason, now()),
         )
 
-    def undo(self, reason: str = "", session_id: int | None = None) -> EntryRow:
-        """Void the last entry that is not voided yet."""
+    def undo(self, reason: str = "", session_id: int | None = None, expect: int | None = None) -> EntryRow:
+        """Void the last entry that is not voided yet (``expect``: only if that is still entry row ``expect``).
+
+        On an ended session this is a correction after the evening: it needs a reason and gives a new seal."""
         with self.write():
             s = self.require_open() if session_id is None else self.session(session_id)
+            _correction_reason(s, reason)
             row = self.conn.execute(
-                "SELECT e.id FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
+                "SELECT e.id, e.no, e.text FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
                 "(SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC LIMIT 1",
                 (s.id,),
             ).fetchone()
             if row is None:
                 raise WiezenError("nothing to undo: the session has no entries that count")
+            if expect is not None and row[0] != expect:
+                raise WiezenError(
+                    f"nothing undone: #{row[1]} {row[2]} was recorded meanwhile and is now the last entry; "
+                    "undo again to void that one"
+                )
             self._void(row[0], "undo", None, reason)
             target = row[0]
         return next(r for r in self.entries(s) if r.id == target)
 
-    def amend(self, no: int, e: EntryInput, reason: str = "", session_id: int | None = None) -> tuple[Scored, list[int]]:
+    def amend(self, no: int, e: EntryInput, reason: str = "", session_id: int | None = None,
+              expect: int | None = None) -> tuple[Scored, list[int]]:
         """Replace entry ``no``; later entries whose dealer, multiplier or points change are re-scored
-        (voided and re-added with the same number). Returns the new scoring and the re-scored numbers."""
+        (voided and re-added with the same number). Returns the new scoring and the re-scored numbers.
+
+        ``expect``: only if entry ``no`` is still the row ``expect``. On an ended session this is a correction
+        after the evening: it needs a reason and gives a new seal."""
         with self.write():
             s = self.require_open() if session_id is None else self.session(session_id)
+            _correction_reason(s, reason)
             rows = [r for r in self.entries(s) if not r.voided]
             target = [r for r in rows if r.no == no]
             if not target:
                 if any(r.no == no for r in self.entries(s)):
                     raise WiezenError(f"entry {no} is voided: amend an entry that counts")
                 raise WiezenError(f"no entry {no} in this session")
+            if expect is not None and target[0].id != expect:
+                raise WiezenError(f"nothing amended: entry #{no} was changed meanwhile (now {target[0].text})")
             inputs = [(r.no, e if r.no == no else r.as_input()) for r in rows]
             result = fold(inputs, s.rules, s.players, s.first_dealer)
             new_id: int | None = None
@@ -593,6 +659,13 @@ class Ledger:
         return sid, True
 
 
+def _correction_reason(s: SessionInfo, reason: str) -> None:
+    if s.ended_at is not None and not reason.strip():
+        raise WiezenError(
+            f"session {s.id} has ended: a correction after the evening needs a reason (--reason TEXT); nothing was changed"
+        )
+
+
 def _same(r: EntryRow, sc: Scored) -> bool:
     return (
         r.dealer == sc.dealer
@@ -614,6 +687,10 @@ def open_ledger(opt: str | None, readonly: bool = False) -> Iterator[Ledger]:
     if readonly and not os.path.exists(path):
         raise WiezenError(f"no ledger at '{path}' yet: start a session first (`wiezen session start ...`)")
     led = Ledger(path, readonly=readonly)
+    for note in led.notes:  # what an upgrade did: said once, on stderr, so that output stays clean
+        import sys
+
+        sys.stderr.write(f"note: {note}\n")
     try:
         yield led
     except sqlite3.Error as e:

@@ -317,6 +317,7 @@ def html_page(
     series: Mapping[str, Sequence[tuple[str, Union[int, float, "Fraction"]]]],
     subtitle: str = "",
     chart_heading: str = "Points over the season",
+    footer: str = "",
 ) -> str:
     """One self-contained HTML5 page: the table and an SVG line chart of each player's cumulative points.
 
@@ -363,7 +364,7 @@ def html_page(
             "<figure>",
             _chart(series, f"{title}: cumulative points per player"),
             "</figure>",
-            "<footer>Made by wiezen.</footer>",
+            f"<footer>{_esc(footer) + ' ' if footer else ''}Made by wiezen.</footer>",
             "</main>",
             "</body>",
             "</html>",
