@@ -48,7 +48,7 @@ def sheets(db):
 
 def test_export_document(db):
     doc = export(db)
-    assert doc["format"] == "wiezen-export" and doc["version"] == 1
+    assert doc["format"] == "wiezen-export" and doc["version"] == 2
     assert [s["name"] for s in doc["sessions"]] == ["Week 1", "Week 2", "Week 3"]
     s2 = doc["sessions"][1]
     assert s2["rules_name"] == "whisthub" and "[contracts.samen]" in s2["rules_toml"]

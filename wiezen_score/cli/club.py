@@ -161,9 +161,11 @@ def _md(text: str) -> str:
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
 @click.option("--session", "session_id", type=int, help="Export only this session.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Write to this file instead of stdout.")
+              help="Write to this file instead of stdout (never over the ledger, nor over an SQLite file).")
+@click.option("--force", is_flag=True, help="With -o: replace an existing SQLite file (never the ledger in use).")
 @click.pass_context
-def export(ctx: click.Context, since: str | None, until: str | None, session_id: int | None, output: str) -> None:
+def export(ctx: click.Context, since: str | None, until: str | None, session_id: int | None, output: str,
+           force: bool) -> None:
     """Write the sessions (all, a period, or one) as one JSON document.
 
     Every session with its house-rules snapshot, players in seat order and every entry, voided ones too
@@ -203,16 +205,15 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
 
         write(Echo())
         return
-    tmp = f"{output}.part"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            n = write(f)
-        os.replace(tmp, output)
-    except OSError as e:
-        raise WiezenError(f"cannot write '{output}': {e.strerror}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    from ..ledger.files import atomic_file, refuse_target
+
+    refuse_target(output, ledger.resolve_path(_db(ctx)), force, "export")
+    with atomic_file(output, "export") as tmp:
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                n = write(f)
+        except OSError as e:
+            raise WiezenError(f"cannot write '{output}': {e.strerror}") from None
     click.echo(f"exported {n} session{'' if n == 1 else 's'} to {output}", err=True)
 
 

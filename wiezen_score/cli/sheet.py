@@ -379,9 +379,14 @@ def path(ctx: click.Context, as_json: bool) -> None:
 
 @db.command()
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (never the ledger in use).")
 @click.pass_context
-def backup(ctx: click.Context, file: str) -> None:
+def backup(ctx: click.Context, file: str, force: bool) -> None:
     """Write a consistent copy of the ledger to FILE (SQLite's online backup), even while others write.
+
+    The copy is written under a temporary name beside FILE and renamed when it is complete, so an
+    interrupted backup leaves no half file. An existing FILE is kept unless --force; the ledger in use is
+    never written over.
 
     \b
     Example:
@@ -390,7 +395,7 @@ def backup(ctx: click.Context, file: str) -> None:
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        led.backup(file)
+        led.backup(file, force)
     click.echo(f"backup written to {file}")
 
 

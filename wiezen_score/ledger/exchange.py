@@ -27,7 +27,7 @@ from ..core.errors import WiezenError
 from .standings import _num
 
 EXPORT_FORMAT = "wiezen-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: each session's history in recorded order and its seals
 
 # ------------------------------------------------------------------------------------------------- export
 
@@ -96,10 +96,36 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
             (sid,),
         )
     ]  # fmt: skip
-    return {
+    out = {
         "uid": r[1], "name": r[2], "date": r[3], "rules_name": r[4], "rules_toml": r[5], "first_dealer": r[6],
         "started_at": r[7], "ended_at": r[8], "source_hash": r[9], "players": players, "entries": entries,
     }  # fmt: skip
+    if has_table(conn, "chain"):
+        out["history"], out["seals"] = _history(conn, sid)
+    return out
+
+
+def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[Any]], list[dict[str, Any]]]:
+    """The session's facts in the order they were recorded (["entry", uid], ["void", uid of the voided entry],
+    ["seal", n]) and its seals: an import records them in the same order, so the seals are the same there."""
+    from .chain import seal_code
+
+    uids = {i: u for i, u in conn.execute("SELECT id, uid FROM entries WHERE session_id = ?", (sid,))}
+    ns = {i: n for i, n in conn.execute("SELECT id, n FROM seals WHERE session_id = ?", (sid,))}
+    history: list[list[Any]] = []
+    seals: list[dict[str, Any]] = []
+    for kind, rid, shash in conn.execute(
+        "SELECT kind, rid, shash FROM chain WHERE session_id = ? AND kind <> 'session' ORDER BY seq", (sid,)
+    ):
+        if kind in ("entry", "void"):
+            history.append([kind, uids.get(rid)])
+        elif kind == "seal":
+            history.append(["seal", ns.get(rid)])
+            seals.append({"n": ns.get(rid), "seal": seal_code(shash)})
+    at = {n: a for n, a in conn.execute("SELECT n, sealed_at FROM seals WHERE session_id = ?", (sid,))}
+    for x in seals:
+        x["sealed_at"] = at.get(x["n"])
+    return history, seals
 
 
 def _has_precedents(conn: sqlite3.Connection) -> bool:
@@ -345,6 +371,20 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
                 _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
                       'the void needs "reason" and "created_at" texts')
             uids_here.add(e["uid"])
+        hist = s.get("history")
+        _need(hist is None or (isinstance(hist, list) and all(
+            isinstance(h, list) and len(h) == 2 and h[0] in ("entry", "void", "seal")
+            and (_is_int(h[1]) if h[0] == "seal" else isinstance(h[1], str)) for h in hist)), w,
+            '"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]')
+        seals = s.get("seals")
+        _need(seals is None or (isinstance(seals, list) and all(
+            isinstance(x, dict) and _is_int(x.get("n")) and 1 <= x["n"] <= 100_000 and isinstance(x.get("seal"), str)
+            and isinstance(x.get("sealed_at"), str) for x in seals)), w,
+            '"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}')
+        _need(seals is None or [x["n"] for x in seals] == list(range(1, len(seals) + 1)), w,
+              "the seals must be numbered 1, 2, 3 ... in order")
+        _need(not seals or s["ended_at"] is not None, w, "an open session cannot carry a seal")
+        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, "its first seal is not at its end")
         for j, e in enumerate(s["entries"]):
             v = e["void"]
             if v is not None and v["by"] is not None:
@@ -408,6 +448,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
         with led.write():
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
             touched: list[int] = []
+            file_seals: dict[int, tuple[Mapping[str, Any], Any]] = {}
             for i, s in enumerate(doc["sessions"]):
                 check_session(s, i, seen_sessions, seen_entries)
                 row = conn.execute(f"SELECT {_SESSION_COLS} FROM sessions s WHERE s.uid = ?", (s["uid"],)).fetchone()
@@ -424,6 +465,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
                     report.voids += voids
                     report.session_ids.append(sid)
                     touched.append(sid)
+                    file_seals[sid] = (s, s.get("seals"))
                     continue
                 sid = row[0]
                 diff = _differences(local, s, ("name", "date", "rules_name", "rules_toml", "first_dealer",
@@ -467,6 +509,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
                 if added or new_voids or ended:
                     report.session_ids.append(sid)
                     touched.append(sid)
+                    file_seals[sid] = (s, s.get("seals"))
                 else:
                     report.unchanged += 1
             for sid in touched:
@@ -486,6 +529,8 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
 
                 for p in rescore_sessions(conn, touched):
                     conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
+            if touched and not conflicts:
+                conflicts += _seals_fit(conn, file_seals)
             precs = doc.get("precedents")
             if precs:
                 if has_table(conn, "precedents") and has_table(conn, "precedent_versions"):
@@ -503,6 +548,26 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
     except _DryRun:
         pass
     return report
+
+
+def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[str, Any], Any]]) -> list[str]:
+    """The seals the file carries must be the seals of the history as recorded here: the chain fits."""
+    from .chain import normalize_code, seals, sync
+    from .rows import now
+
+    sync(conn, now())  # link what this import recorded, so that the seals are computed
+    out = []
+    for sid, (s, theirs) in file_seals.items():
+        mine = {x.n: x.code for x in seals(conn, sid)}
+        for x in theirs or []:
+            if mine.get(x["n"]) != normalize_code(x["seal"]):
+                out.append(
+                    f"{_session_label(s)}: its seal {x['n']} in the file is {x['seal']}, but the history in the file "
+                    f"gives {mine.get(x['n'], 'no such seal')}: the file was changed after it was sealed"
+                )
+        if s["ended_at"] is not None and s.get("history") is not None and not theirs:
+            out.append(f"{_session_label(s)} has ended but the file carries no seal for it")
+    return out
 
 
 def _player_ids(led: Any, names: Sequence[str]) -> list[int]:
@@ -558,15 +623,22 @@ def _add_entries(
     )}
     local_id = {uid: eid for uid, eid in conn.execute("SELECT uid, id FROM entries WHERE session_id = ?", (sid,))}
     added = voids = 0
-    for e in entries:
+
+    def add_entry(e: Mapping[str, Any]) -> None:
+        nonlocal added
         replaces = local_id.get(e["replaces"]) if e["replaces"] is not None else None
         if e["replaces"] is not None and replaces is None:
             conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} replaces an entry that is not here")
-            continue
+            return
         clash = conn.execute("SELECT session_id FROM entries WHERE uid = ?", (e["uid"],)).fetchone()
         if clash:
             conflicts.append(f"entry {e['uid'][:8]} of {_session_label(s)} is here already, in session {clash[0]}")
-            continue
+            return
+        try:
+            halves = [half_points(v) for v in e["points"].values()]
+        except WiezenError as err:
+            conflicts.append(f"{_session_label(s)}, entry #{e['no']} ({e['uid'][:8]}): {err}")
+            return
         cur = conn.execute(
             "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
             "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
@@ -580,23 +652,54 @@ def _add_entries(
         tk = {p.casefold(): m for p, m in e["takers"].items()}
         conn.executemany(
             "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
-            [(eid, seats[p.casefold()], half_points(v), int(p.casefold() in tk),
-              int(tk[p.casefold()]) if p.casefold() in tk else None) for p, v in e["points"].items()],
+            [(eid, seats[p.casefold()], h, int(p.casefold() in tk),
+              int(tk[p.casefold()]) if p.casefold() in tk else None) for p, h in zip(e["points"], halves)],
         )
         added += 1
-    for e in [*entries, *extra_voids]:
+
+    def add_void(e: Mapping[str, Any]) -> None:
+        nonlocal voids
         v = e["void"]
-        if v is None or e["uid"] not in local_id:
-            continue
+        if e["uid"] not in local_id:
+            return
         by = local_id.get(v["by"]) if v["by"] is not None else None
         if v["by"] is not None and by is None:
             conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} is voided by an entry that is not here")
-            continue
+            return
         conn.execute(
             "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
             (local_id[e["uid"]], v["action"], by, v["reason"], v["created_at"]),
         )
         voids += 1
+
+    new_entries = {e["uid"]: e for e in entries}
+    new_voids = {e["uid"]: e for e in [*entries, *extra_voids] if e["void"] is not None}
+    have_n = conn.execute("SELECT coalesce(max(n), 0) FROM seals WHERE session_id = ?", (sid,)).fetchone()[0]
+    new_seals = {x["n"]: x for x in s.get("seals") or [] if x["n"] > have_n}
+    history = s.get("history")
+    if history is None:  # an export of format 1: the entries in order, then the voids
+        for e in entries:
+            add_entry(e)
+        for e in new_voids.values():
+            add_void(e)
+        return added, voids
+    for kind, ref in history:
+        if kind == "entry" and ref in new_entries and new_entries[ref]["replaces"] not in new_entries:
+            add_entry(new_entries.pop(ref))
+        elif kind == "void" and ref in new_voids:
+            add_void(new_voids.pop(ref))
+        elif kind == "seal" and ref in new_seals:
+            x = new_seals.pop(ref)
+            conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, ?, ?)", (sid, x["n"], x["sealed_at"]))
+    # what the history does not name comes last (its seals, computed here, will not fit those of the file)
+    for e in entries:
+        if e["uid"] in new_entries:
+            add_entry(new_entries.pop(e["uid"]))
+    for e in list(new_voids.values()):
+        add_void(e)
+    for x in new_seals.values():
+        conflicts.append(f"{_session_label(s)}: its seal {x['n']} has no place in the file's history "
+                         "(the chain does not fit)")
     return added, voids
 
 

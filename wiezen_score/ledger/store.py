@@ -128,9 +128,12 @@ class Ledger:
             target = f"{self.path}.before-schema-{SCHEMA_VERSION}-from-{version}-{stamp}-{n}.bak"
         # self.conn holds the write lock (BEGIN IMMEDIATE): a backup from it would get SQLITE_LOCKED, on
         # which Python's backup() retries forever. A second connection reads the same, pre-migration state.
+        from .files import atomic_file
+
         src = _connect(self.path, readonly=True)
         try:
-            self._copy_to(target, src)
+            with atomic_file(target, "copy made before the upgrade") as tmp:
+                self._copy_to(tmp, src)
         finally:
             src.close()
         return target
@@ -151,12 +154,15 @@ class Ledger:
                     pass
             raise
 
-    def backup(self, target: str) -> None:
-        """A consistent copy through SQLite's online backup API."""
-        if os.path.exists(target):
-            raise WiezenError(f"'{target}' exists already: choose a new file name for the backup")
+    def backup(self, target: str, force: bool = False) -> None:
+        """A consistent copy through SQLite's online backup API, written under a temporary name and renamed
+        when whole. Never over this ledger; over an existing file only with ``force``."""
+        from .files import atomic_file, refuse_target
+
+        refuse_target(target, self.path, force, "backup", any_file=True)
         try:
-            self._copy_to(target)
+            with atomic_file(target, "backup") as tmp:
+                self._copy_to(tmp)
         except sqlite3.Error as e:
             folder = os.path.dirname(os.path.abspath(target))
             if not os.path.isdir(folder):
