@@ -51,7 +51,7 @@ def refuse_target(target: str, ledger_path: str | None, force: bool, what: str, 
     if os.path.exists(target) and not force:
         if is_sqlite(target):
             raise WiezenError(
-                f"'{target}' is an SQLite database (another ledger?): the {what} will not write over it; "
+                f"'{target}' exists already and is an SQLite database (another ledger?): the {what} will not write over it; "
                 "choose a new file name, or add --force to replace it (nothing was written)"
             )
         if any_file:
