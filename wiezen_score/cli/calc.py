@@ -28,6 +28,22 @@ def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
     return info
 
 
+def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool) -> tuple[str, Score]:
+    """The canonical text of ``line`` and its score; a rondje pas or a redeal (as the table says them) scores 0."""
+    from ..core.sessionfile import parse_entry
+
+    words = line.split()
+    e = parse_entry(words) if words else None
+    if e is not None and getattr(e, "kind", "deal") in ("pass", "redeal"):
+        from ..core.session import TableState, apply
+
+        sc = apply(e, rules, names, TableState(0, multiplier))  # type: ignore[arg-type]
+        steps = tuple(x for x in sc.explanation if " deals next" not in x)  # no table here: no dealer
+        return sc.text, Score(sc.points, 1, None, steps)
+    d = parse_deal(line, rules, names, over_troel=over_troel)
+    return d.text, score(d, rules, names, multiplier)
+
+
 def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
     return {
         "deal": line,
@@ -97,15 +113,14 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         names = ["A", "B", "C", "D"]
     if each is None:
         line = deal_text(deal)
-        d = parse_deal(line, rules, names, over_troel=over_troel)
-        s = score(d, rules, names, multiplier)
+        text, s = score_line(line, rules, names, multiplier, over_troel)
         if as_json:
             echo_json(_doc(line, rules, s))
         else:
             click.echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"],
                              colalign=("left", "right")))
             click.echo()
-            click.echo(f"{d.text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
+            click.echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
             for step in s.explanation:
                 click.echo(f"  {step}")
         return
@@ -123,8 +138,7 @@ def _each(src: TextIO, rules: HouseRules, names: list[str], multiplier: int, ove
         if not line or line.startswith("#"):
             continue
         try:
-            d = parse_deal(line, rules, names, over_troel=over_troel)
-            s = score(d, rules, names, multiplier)
+            text, s = score_line(line, rules, names, multiplier, over_troel)
         except WiezenError as e:
             failed += 1
             if as_json:
@@ -135,5 +149,5 @@ def _each(src: TextIO, rules: HouseRules, names: list[str], multiplier: int, ove
         if as_json:
             out.write(dumps(_doc(line, rules, s), ensure_ascii=False) + "\n")
         else:
-            out.write(f"{d.text}\t" + "\t".join(f"{p} {fmt(v)}" for p, v in s.points.items()) + "\n")
+            out.write(f"{text}\t" + "\t".join(f"{p} {fmt(v)}" for p, v in s.points.items()) + "\n")
     return failed

@@ -137,21 +137,33 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     """Record a deal in the open session.
 
     DEAL: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or CONTRACT PLAYER TRICKS [PLAYER TRICKS ...] for
-    miseries. Players may be named by any unambiguous prefix.
+    miseries. Contracts may be abbreviated (s samen, a alleen, t troel, ab abondance, gm grote-miserie,
+    om open-miserie ...) or said as at the table (solo slim, grote miserie, miserie op tafel); players
+    may be named by any unambiguous prefix, with or without accents (rene for René). `rondje pas` and
+    `carte blanche` record a rondje pas and a redeal.
 
     \b
     Examples:
         wiezen deal samen 9 jan+piet 10
+        wiezen deal s 8 j+p 9
+        wiezen deal miserie op tafel lotte 0
         wiezen deal alleen 5 mieke 4
         wiezen deal troel j+m 8
         wiezen deal grote-miserie jan 0 piet 2
     """
-    command = {"pas": "pass", "pass": "pass", "redeal": "redeal", "penalty": "penalty PLAYER", "undo": "undo"}.get(
-        deal[0].lower()
-    )
+    from ..core.sessionfile import parse_entry
+
+    command = {"penalty": "penalty PLAYER", "undo": "undo"}.get(deal[0].lower())
     if command:
         raise WiezenError(f"'{deal[0]}' is not a deal: use `wiezen {command}`")
-    _record(ctx, EntryInput("deal", text=deal_text(deal), over_troel=over_troel))
+    text = deal_text(deal)
+    e = parse_entry(text.split())  # what the table says for a rondje pas or a redeal is recorded as such
+    if isinstance(e, EntryInput) and e.kind in ("pass", "redeal"):
+        if over_troel:
+            raise WiezenError(f"--over-troel is for an open miserie bid over a troel, not for '{text}'")
+        _record(ctx, e)
+        return
+    _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 
 @click.command("pass")

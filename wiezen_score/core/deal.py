@@ -3,8 +3,10 @@
     CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS        trick contracts
     CONTRACT PLAYER TRICKS [PLAYER TRICKS ...]     miserie-type contracts
 
-Extensions, documented in the README: a two-word contract (``solo slim``, ``grote miserie``) is read as
-its hyphenated name, and a trailing word ``over-troel`` marks an open miserie bid over a troel.
+Extensions, documented in the README: the contract may be a phrase of up to three words (``solo slim``,
+``grote miserie``, ``miserie op tafel``) or an abbreviation (``s``, ``gm``: core/abbrev.py), players are
+matched without accents, a near miss suggests what was meant, and a trailing word ``over-troel`` marks an
+open miserie bid over a troel.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import WiezenError
-from .rules import HouseRules, MiserieContract, TrickContract
+from .rules import Contract, HouseRules, MiserieContract, TrickContract, normalize_word
 
 OVER_TROEL = "over-troel"
 
@@ -54,19 +56,67 @@ Deal = Union[TrickDeal, MiserieDeal]
 
 
 def resolve_player(word: str, players: Sequence[str]) -> str:
-    """A player by exact name or unambiguous prefix, case-insensitively."""
+    """A player by exact name or unambiguous prefix, case-insensitively and without accents (``rene`` finds
+    ``René``); a near miss names the player probably meant."""
+    from .suggest import bare, did_you_mean
+
     w = word.strip().casefold()
     if not w:
         raise WiezenError("empty player name")
-    exact = [p for p in players if p.casefold() == w]
-    if exact:
-        return exact[0]
-    cands = [p for p in players if p.casefold().startswith(w)]
+    for same in (lambda p: p.casefold() == w, lambda p: bare(p) == bare(w)):
+        exact = [p for p in players if same(p)]
+        if len(exact) == 1:
+            return exact[0]
+    cands = [p for p in players if p.casefold().startswith(w)] or [p for p in players if bare(p).startswith(bare(w))]
     if len(cands) == 1:
         return cands[0]
     if not cands:
-        raise WiezenError(f"no player '{word}' at this table (players: {', '.join(players)})")
+        raise WiezenError(
+            f"no player '{word}' at this table (players: {', '.join(players)}){did_you_mean(word, players)}"
+        )
     raise WiezenError(f"'{word}' is ambiguous: it could be {', '.join(cands)}")
+
+
+#: what players say for a contract, beside the names and aliases of the house rules: word groups joined by '-'
+PHRASES: dict[str, str] = {
+    "miserie-op-tafel": "open-miserie",
+    "open-miserie": "open-miserie",
+    "grote-miserie": "grote-miserie",
+    "kleine-miserie": "kleine-miserie",
+    "solo-slim": "solo-slim",
+    "abondance-troef": "abondance",
+}
+
+
+def find_contract(words: Sequence[str], rules: HouseRules) -> tuple[Contract, int]:
+    """The contract the line starts with and how many words name it: a name or alias of the house rules, a
+    phrase of up to three words (``miserie op tafel``, ``solo slim``) or an abbreviation (``s``, ``gm``)."""
+    from .abbrev import ABBREVIATIONS, expand_word
+    from .suggest import nearest
+
+    for n in (3, 2, 1):
+        if len(words) < n:
+            continue
+        joined = normalize_word("-".join(words[:n]))
+        c = rules.find(joined)
+        if c is None and joined in PHRASES:
+            c = rules.find(PHRASES[joined])
+        if c is None and n == 1:
+            full = expand_word(joined, rules)
+            c = rules.find(full) if full else None
+        if c is not None:
+            return c, n
+    known = [w for c in rules.contracts for w in (c.name, *c.aliases)]
+    known += [a for a, full in ABBREVIATIONS.items() if rules.find(full) is not None and len(a) > 1]
+    found = nearest(words[0], known)
+    hint = ""
+    if found is not None:
+        meant = rules.find(found) or rules.find(ABBREVIATIONS.get(found, ""))
+        hint = f"; did you mean {found}{f' ({meant.name})' if meant is not None and meant.name != found else ''}?"
+    raise WiezenError(
+        f"house rules '{rules.name}' have no contract '{words[0]}'{hint} "
+        f"(they have: {', '.join(rules.contract_names())})"
+    )
 
 
 def _tricks(word: str) -> int:
@@ -97,14 +147,8 @@ def parse_deal(
     if words[-1].lower() == OVER_TROEL:
         over_troel = True
         words = words[:-1]
-    contract = None
-    if len(words) >= 2:
-        contract = rules.find(f"{words[0]}-{words[1]}")
-        if contract is not None:
-            words = words[1:]
-    if contract is None:
-        contract = rules.contract(words[0])
-    args = words[1:]
+    contract, used = find_contract(words, rules)
+    args = words[used:]
     act = tuple(active) if active is not None else tuple(players)
 
     def player(word: str) -> str:
@@ -124,8 +168,17 @@ def parse_deal(
             if p in (q for q, _ in plays):
                 raise WiezenError(f"{p} is named twice in one deal")
             plays.append((p, _tricks(args[i + 1])))
-        if sum(t for _, t in plays) > 13:
-            raise WiezenError(f"the players on {contract.name} took {sum(t for _, t in plays)} tricks: more than 13")
+        took = sum(t for _, t in plays)
+        if len(plays) == len(act) and took != 13:
+            raise WiezenError(
+                f"all {len(act)} players are on {contract.name}, so their tricks must add up to 13, not {took} "
+                f"({' + '.join(str(t) for _, t in plays)})"
+            )
+        if took > 13:
+            raise WiezenError(
+                f"the players on {contract.name} took {took} tricks: more than 13 "
+                f"({' + '.join(str(t) for _, t in plays)}; a deal has 13 tricks)"
+            )
         return MiserieDeal(contract, tuple(plays), over_troel)
 
     # trick contract: [LEVEL] TAKER[+PARTNER] TRICKS

@@ -4,8 +4,9 @@
     rules rupelstreek                       house rules (default whisthub)
     players jan piet mieke lotte [dealer piet]
     samen 8 jan+piet 9                      a deal line
-    pas                                     rondje pas (also: pass)
-    redeal carte blanche                    a redeal; the rest of the line is the reason
+    pas                                     rondje pas (also: pass, passen, rondje pas)
+    redeal carte blanche                    a redeal; the rest of the line is the reason ("carte blanche"
+                                            alone is a redeal too)
     penalty jan renonce in troef            strafpunten; "penalty jan round te laat" for a round
     undo [reason]
     amend 3 samen 8 jan+piet 8              (play only in practice; replay accepts it too)
@@ -46,6 +47,9 @@ class Amend:
 
 Line = Union[Header, EntryInput, Undo, Amend]
 
+#: a rondje pas, as the scorer may write it (also "rondje pas", two words)
+PASS_WORDS = ("pas", "pass", "passen", "rondje-pas")
+
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -53,10 +57,16 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
     """An entry line (no header): deal, pas, redeal, penalty, undo."""
     head = words[0].lower()
     rest = " ".join(words[1:])
-    if head in ("pas", "pass"):
+    if head == "rondje" and len(words) > 1 and words[1].lower() in ("pas", "pass"):  # what the table says
+        head, words = "rondje-pas", ["rondje-pas", *words[2:]]
+    if head in PASS_WORDS:
         if len(words) > 1:
-            raise WiezenError("'pas' takes nothing after it")
+            raise WiezenError(f"'{'rondje pas' if head == 'rondje-pas' else words[0]}' takes nothing after it")
         return EntryInput("pass")
+    if head == "carte" and len(words) > 1 and words[1].lower() == "blanche":
+        head, words = "carte-blanche", ["carte-blanche", *words[2:]]
+    if head == "carte-blanche":
+        return EntryInput("redeal", reason=" ".join(["carte blanche", *words[1:]]))
     if head == "redeal":
         return EntryInput("redeal", reason=rest)
     if head == "undo":
