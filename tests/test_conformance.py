@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from wiezen_score.cli import cli
 from wiezen_score.core.deal import parse_deal
+from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.presets import load_preset
 from wiezen_score.core.scoring import score
 
@@ -21,6 +22,17 @@ CASES_FILE = HERE / "data" / "conformance_cases.jsonl"
 SHARED_FILE = HERE.parent.parent / "shared" / "conformance" / "cases.jsonl"
 
 CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def impossible(c):
+    """A case where all four players are on a miserie but their tricks do not add up to 13: no such deal can be
+    played, and the parser refuses it (issue 15). The shared file still lists two such cases."""
+    words = c["deal"].split()
+    rules = load_preset(c["rules"])
+    contract = rules.find(words[0])
+    if contract is None or not contract.is_miserie or len(words) != 9:
+        return False
+    return sum(int(w) for w in words[2::2]) != 13
 
 
 def _id(c):
@@ -52,6 +64,10 @@ def test_copy_in_sync_with_shared_file():
 def test_core(case):
     rules = load_preset(case["rules"])
     players = case["players"]
+    if impossible(case):
+        with pytest.raises(WiezenError, match="must add up to 13"):
+            parse_deal(case["deal"], rules, players, over_troel=case["over_troel"])
+        return
     deal = parse_deal(case["deal"], rules, players, over_troel=case["over_troel"])
     s = score(deal, rules, players, case["multiplier"])
     assert list(s.points) == list(players)  # every player, in seat order
@@ -77,6 +93,9 @@ def test_cli(case, db):
         args.append("--over-troel")
     args += ["--", *case["deal"].split()]
     r = CliRunner().invoke(cli, args)
+    if impossible(case):
+        assert r.exit_code == 1 and "must add up to 13" in r.stderr and r.stdout == "", (r.output, r.stderr)
+        return
     assert r.exit_code == 0, (r.output, r.stderr)
     doc = json.loads(r.stdout)
     assert set(doc) == {"deal", "rules", "points", "multiplier", "explanation"}

@@ -51,7 +51,7 @@ def test_yesterday_crosses_year():
 
 
 @pytest.mark.parametrize(
-    "text", ["", "   ", "tomorrow", "last-year", "27/11/2026", "2026-1-5", "20261127", "2026-11-27T10:00", "lastweek"]
+    "text", ["", "   ", "tomorrow", "last-year", "2026/11/27", "next friday", "2026-1-5", "20261127", "2026-11-27T10:00", "lastweek"]
 )
 def test_parse_when_rejects_with_accepted_forms(text):
     with pytest.raises(WiezenError) as info:

@@ -75,7 +75,7 @@ def test_sessions_in_an_empty_period(evenings):
     assert "no sessions in that period" in ok(db, "sessions", "--since", "today", "--until", "yesterday").stdout
 
 
-@pytest.mark.parametrize("word", ["vorige-week", "tomorrow", "27/11/2026", "2026-02-30", ""])
+@pytest.mark.parametrize("word", ["volgende-week", "tomorrow", "27/13/2026", "2026-02-30", ""])
 def test_bad_dates_are_one_error_line(evenings, word):
     db, _ = evenings
     assert "not a date" in refused(db, "sessions", "--since", word)

@@ -89,7 +89,7 @@ def test_list_since_until_and_filters(db):
     assert got == [ids["old"]]
     assert [i["id"] for i in jout(ok(db, "precedent", "list", "--tag", "D3", "--json"))] == [ids["d3"]]
     assert "no precedents match" in ok(db, "precedent", "list", "--since", "today", "--until", "yesterday").stdout
-    assert "not a date" in refused(db, "precedent", "list", "--since", "vorige-week")
+    assert "not a date" in refused(db, "precedent", "list", "--since", "volgende-week")
 
 
 def test_list_on_a_fresh_ledger_writes_nothing(tmp_path):
@@ -115,7 +115,7 @@ def test_list_on_a_fresh_ledger_writes_nothing(tmp_path):
         (["precedent", "add", "Renonce", "--ruling", "x", "--deal", "9"], "no entry 9"),
         (["precedent", "add", "Renonce", "--ruling", "x", "--session", "7"], "no session 7"),
         (["precedent", "add", "Renonce", "--ruling", "x", "--deal", "1", "--player", "karel"], "karel"),
-        (["precedent", "add", "Renonce", "--ruling", "x", "--date", "gisteren"], "not a date"),
+        (["precedent", "add", "Renonce", "--ruling", "x", "--date", "overmorgen"], "not a date"),
         (["penalty", "jan", "--precedent"], "--reason"),
         (["penalty", "jan", "--reason", "  ", "--precedent"], "--reason"),
         (["penalty", "jan", "--reason", "renonce", "--ruling", "   "], "ruling"),

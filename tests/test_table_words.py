@@ -98,13 +98,19 @@ def test_miserie_op_tafel_is_open_miserie_and_not_a_player(table):
     assert counting(table)[0][2] == {"anna": -24, "bob": -24, "rené": -24, "lotte": 72}
 
 
-def test_rondje_pas_passen_and_carte_blanche_are_entries(table):
-    ok(table, "deal", "rondje", "pas")
-    ok(table, "deal", "carte", "blanche")
-    entries = sheet(table)["entries"]
-    assert [(e["kind"], e.get("reason", "")) for e in entries] == [("pass", ""), ("redeal", "carte blanche")]
-    # whisthub: after a rondje pas the next played deal counts double; the redeal leaves it pending
-    assert sheet(table)["pending_multiplier"] == 2
+def test_deal_points_rondje_pas_and_carte_blanche_to_their_commands(table):
+    assert "wiezen pass" in error(table, "deal", "rondje", "pas")
+    assert "wiezen pass" in error(table, "deal", "passen")
+    assert "wiezen redeal --reason 'carte blanche'" in error(table, "deal", "carte", "blanche")
+    assert sheet(table)["entries"] == []  # nothing written
+
+
+def test_calc_of_a_rondje_pas_or_a_carte_blanche_is_zero(tmp_path):
+    db = tmp_path / "none.db"
+    for words in (["rondje", "pas"], ["passen"], ["carte", "blanche"]):
+        doc = json.loads(ok(db, "calc", "--json", *words).stdout)
+        assert doc["points"] == {"A": 0, "B": 0, "C": 0, "D": 0}, words
+    assert "double" in " ".join(json.loads(ok(db, "calc", "--json", "rondje", "pas").stdout)["explanation"])
 
 
 def test_session_file_and_replay_take_the_same_words(tmp_path):
@@ -148,7 +154,9 @@ def test_amend_takes_abbreviations_and_phrases(table):
     ok(table, "amend", "1", "gm", "rene", "0")
     ok(table, "deal", "s", "8", "an+bo", "9")
     ok(table, "amend", "2", "rondje", "pas")
-    assert [t for _, t, _ in counting(table)] == ["grote-miserie rené 0", "pas"]
+    ok(table, "pass")
+    ok(table, "amend", "3", "carte", "blanche")
+    assert [t for _, t, _ in counting(table)] == ["grote-miserie rené 0", "pas", "redeal"]
 
 
 # --- names without accents -------------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ from typing import Any
 import click
 
 from ..core.errors import WiezenError
+from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, pick_session
 from .session_cmds import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
-DATE_HELP = "YYYY-MM-DD, today, yesterday, last-week or last-month."
+
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
@@ -290,12 +291,13 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
 
 
 @click.command()
-@click.option("--session", "session_id", type=int, help="Session ID (default: the open one, else the newest).")
+@click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
+@click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--cents", type=click.IntRange(min=0), metavar="N",
               help="Play for money: N cents a point (default: points only).")
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.pass_context
-def settle(ctx: click.Context, session_id: int | None, cents: int | None, as_json: bool) -> None:
+def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, cents: int | None, as_json: bool) -> None:
     """Who pays whom at the end of the evening, in the fewest payments.
 
     With --cents N every point is worth N eurocents (an old tradition); amounts are rounded to the cent,
@@ -312,7 +314,7 @@ def settle(ctx: click.Context, session_id: int | None, cents: int | None, as_jso
     from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        s = led.session(session_id)
+        s = pick_session(led, session_id, date_)
         totals = led.totals(s.id)
     payments = fewest(totals, cents)
     if as_json:

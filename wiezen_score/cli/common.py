@@ -12,6 +12,11 @@ from ..core.errors import WiezenError
 from ..core.rules import PRESETS, HouseRules, parse_rules
 
 
+#: the date forms every date option takes (core/dates.py parse_when)
+DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday = last friday), "
+             "last-week, last-month; in Dutch too (vandaag, gisteren, vorige vrijdag, vorige-week ...).")
+
+
 def read_text_file(path: str, what: str = "file") -> str:
     try:
         with open(path, "rb") as f:
@@ -77,3 +82,53 @@ def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> s
     from tabulate import tabulate
 
     return tabulate(list(rows), headers=list(headers), disable_numparse=True, **kw)
+
+
+class SessionRef(click.ParamType):
+    """``--session``: a session ID, or a date in any form a date option takes (the evening of that day)."""
+
+    name = "ID|DATE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
+        if isinstance(value, int):
+            return value
+        v = str(value).strip()
+        return int(v) if v.isdigit() else v
+
+
+SESSION_HELP = "Session ID, or a date (the evening of that day); default: the open one, else the newest."
+DATE_PICK_HELP = "The evening of that day (instead of --session): " + DATE_HELP
+
+
+def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> Any:
+    """The session ``ref`` (an ID or a date) or ``date`` names; the open, else the newest, when neither does.
+
+    A date picks the session played that day; several that day is an error that lists them.
+    """
+    import datetime
+
+    from ..core.dates import parse_when, weekday_name
+
+    if ref is not None and date is not None:
+        raise WiezenError("give --session or --date, not both")
+    if isinstance(ref, str):
+        ref, date = None, ref
+    if date is None:
+        return led.session(ref)
+    day = parse_when(date, datetime.date.today()).isoformat()
+    found = led.sessions(day, day)
+    when = f"{weekday_name(day)} {day}"
+    if not found:
+        return led.session(_no_session_on(led, when))
+    if len(found) > 1:
+        listed = "; ".join(f"{i['id']} ({i['name'] or ', '.join(i['players'])})" for i in reversed(found))
+        raise WiezenError(f"{len(found)} sessions on {when}: {listed}; give --session ID")
+    return led.session(found[0]["id"])
+
+
+def _no_session_on(led: Any, when: str) -> int:
+    from ..core.dates import weekday_name
+
+    recent = led.sessions()[:3]
+    hint = ", ".join(f"{weekday_name(i['date'])} {i['date']} (session {i['id']})" for i in recent)
+    raise WiezenError(f"no session on {when}" + (f"; the latest: {hint}" if hint else ": no sessions yet"))

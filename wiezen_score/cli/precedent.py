@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.errors import WiezenError
-from .common import echo_json, table
+from .common import DATE_HELP, echo_json, table
 from .session_cmds import _db
 
 _BOLD = "\x1b[1;33m"
@@ -71,7 +71,7 @@ def precedent() -> None:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat, or separate with commas).")
 @click.option("--player", "players", multiple=True, help="A player involved (repeat, or separate with commas).")
 @click.option("--date", "date_", metavar="DATE",
-              help="The day of the ruling: YYYY-MM-DD, today, yesterday ... (default: the session's date, else today).")
+              help="The day of the ruling (default: the session's date, else today): " + DATE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the recorded precedent as JSON.")
 @click.pass_context
 def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_id: int | None, entry_no: int | None,
@@ -107,7 +107,7 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
 
 
 @precedent.command("list")
-@click.option("--since", metavar="DATE", help="YYYY-MM-DD, today, yesterday, last-week or last-month.")
+@click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
 @click.option("--tag", help="Only precedents with this tag.")
 @click.option("--player", help="Only precedents involving this player.")

@@ -9,7 +9,7 @@ import click
 from ..core.errors import WiezenError
 from ..core.scoring import signed
 from ..core.session import EntryInput, Scored, TableState, sitting_out
-from .common import DEAL_ARGS, deal_text
+from .common import DATE_HELP, DEAL_ARGS, deal_text
 
 
 def _db(ctx: click.Context) -> Any:
@@ -60,7 +60,7 @@ def session() -> None:
               help="House rules: a preset, house rules added with `rules add`, or a .toml file.")
 @click.option("--dealer", help="Who deals first (default: the first player).")
 @click.option("--name", default="", help="A name for the evening, e.g. the café.")
-@click.option("--date", "date_", metavar="YYYY-MM-DD", help="The evening's date (default: today).")
+@click.option("--date", "date_", metavar="DATE", help="The evening's date (default: today): " + DATE_HELP)
 @click.pass_context
 def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None) -> None:
     """Open a session: the players in seat order and the house rules it is played under.
@@ -74,22 +74,21 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte
         wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek --name "Café De Kroon"
         wiezen session start --players an,bert,carla,dirk,eva --dealer carla --date 2026-11-27
+        wiezen session start --players jan,piet,mieke,lotte --date yesterday
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
     """
     from .. import ledger
-    from ..core.dates import parse_date
+    import datetime
+
+    from ..core.dates import parse_when
     from ..core.deal import resolve_player
     from .common import rules_from_spec
 
     names = [p.strip() for p in players.split(",")]
     ledger.check_player_names(names)
     first = names.index(resolve_player(dealer, names)) if dealer else 0
-    if date_:
-        day = parse_date(date_).isoformat()
-    else:
-        import datetime
-
-        day = datetime.date.today().isoformat()
+    today = datetime.date.today()
+    day = (parse_when(date_, today) if date_ else today).isoformat()
     with ledger.open_ledger(_db(ctx)) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
         with led.write():
@@ -139,8 +138,8 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     DEAL: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or CONTRACT PLAYER TRICKS [PLAYER TRICKS ...] for
     miseries. Contracts may be abbreviated (s samen, a alleen, t troel, ab abondance, gm grote-miserie,
     om open-miserie ...) or said as at the table (solo slim, grote miserie, miserie op tafel); players
-    may be named by any unambiguous prefix, with or without accents (rene for René). `rondje pas` and
-    `carte blanche` record a rondje pas and a redeal.
+    may be named by any unambiguous prefix, with or without accents (rene for René). A rondje pas is
+    `wiezen pass`, a carte blanche `wiezen redeal`.
 
     \b
     Examples:
@@ -157,12 +156,12 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     if command:
         raise WiezenError(f"'{deal[0]}' is not a deal: use `wiezen {command}`")
     text = deal_text(deal)
-    e = parse_entry(text.split())  # what the table says for a rondje pas or a redeal is recorded as such
-    if isinstance(e, EntryInput) and e.kind in ("pass", "redeal"):
-        if over_troel:
-            raise WiezenError(f"--over-troel is for an open miserie bid over a troel, not for '{text}'")
-        _record(ctx, e)
-        return
+    e = parse_entry(text.split())  # what the table says for a rondje pas or a redeal: point to its command
+    if isinstance(e, EntryInput) and e.kind == "pass":
+        raise WiezenError(f"'{text}' is not a deal: a rondje pas is recorded with `wiezen pass`")
+    if isinstance(e, EntryInput) and e.kind == "redeal":
+        how = f" --reason '{e.reason}'" if e.reason else ""
+        raise WiezenError(f"'{text}' is not a deal: a redeal is recorded with `wiezen redeal{how}`")
     _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 

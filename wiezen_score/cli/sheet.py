@@ -10,7 +10,7 @@ import click
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
 from ..core.session import TableState, sitting_out
-from .common import echo_json, read_text_file, table
+from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, echo_json, pick_session, read_text_file, table
 from .session_cmds import _db, status_line
 
 
@@ -132,13 +132,15 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
 
 
 @click.command()
-@click.option("--session", "session_id", type=int, help="Session ID (default: the open one, else the newest).")
+@click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
+@click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON output (shape in the README).")
 @click.option("--format", "out_format", type=click.Choice(["text", "json", "html"]), default=None,
               help="text (default), json (= --json), or html: one self-contained page with a chart.")
 @click.option("--last", type=click.IntRange(min=1), help="Show only the last N rows.")
 @click.pass_context
-def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format: str | None, last: int | None) -> None:
+def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, as_json: bool, out_format: str | None,
+          last: int | None) -> None:
     """Show the scoresheet: one row per entry with running totals.
 
     Each player's column shows his running total and, in brackets, what the entry gave him. A '*' marks
@@ -149,6 +151,7 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format:
     Examples:
         wiezen sheet
         wiezen sheet --session 3 --json
+        wiezen sheet --date "last friday"          (what did we play last friday?)
         wiezen sheet --format html > evening.html
     """
     from .. import ledger
@@ -156,7 +159,7 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format:
     if as_json and out_format not in (None, "json"):
         raise click.UsageError(f"--json and --format {out_format} ask for two outputs: give one")
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        s = led.session(session_id)
+        s = pick_session(led, session_id, date_)
         doc = sheet_doc(led, s)
     if out_format == "html":
         from .club import sheet_html
@@ -170,10 +173,11 @@ def sheet(ctx: click.Context, session_id: int | None, as_json: bool, out_format:
 
 @click.command()
 @click.argument("no", type=int)
-@click.option("--session", "session_id", type=int, help="Session ID (default: the open one, else the newest).")
+@click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
+@click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.pass_context
-def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) -> None:
+def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: str | None, as_json: bool) -> None:
     """Explain how entry NO was scored, step by step, under the session's own house rules.
 
     \b
@@ -183,7 +187,7 @@ def explain(ctx: click.Context, no: int, session_id: int | None, as_json: bool) 
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        s = led.session(session_id)
+        s = pick_session(led, session_id, date_)
         doc = explain_doc(led, s, no)
     if as_json:
         echo_json(doc)
@@ -239,7 +243,7 @@ def render_explain(doc: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.option("--since", metavar="DATE", help="YYYY-MM-DD, today, yesterday, last-week or last-month.")
+@click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.pass_context
@@ -264,14 +268,17 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: 
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = led.sessions(lo, hi)
+    from ..core.dates import weekday_name
+
     if as_json:
-        echo_json([{**i, "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
+        echo_json([{**i, "weekday": weekday_name(i["date"]), "totals": {p: plain(v) for p, v in i["totals"].items()}}
+                   for i in items])
         return
     if not items:
         click.echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
         return
     click.echo(table(
-        [[i["id"], i["date"], i["name"], ", ".join(i["players"]), i["deals"], i["leader"], i["rules"] + (" (open)" if i["open"] else "")]
+        [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"], i["leader"], i["rules"] + (" (open)" if i["open"] else "")]
          for i in items],
         ["id", "date", "name", "players", "deals", "leader", "rules"],
     ))

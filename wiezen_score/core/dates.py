@@ -1,4 +1,4 @@
-"""Dates as a person types them: ``--since``/``--until`` words and strict session dates.
+"""Dates as a person types them (every date option) and strict stored session dates.
 
 Pure: the caller passes "today", so the results never depend on the clock.
 """
@@ -9,9 +9,32 @@ import datetime
 
 from .errors import WiezenError
 
-__all__ = ["ACCEPTED_FORMS", "parse_date", "parse_when"]
+__all__ = ["ACCEPTED_FORMS", "WEEKDAYS", "parse_date", "parse_when", "weekday_name"]
 
-ACCEPTED_FORMS = "YYYY-MM-DD, today, yesterday, last-week or last-month"
+ACCEPTED_FORMS = (
+    "YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday, last friday, vrijdag, "
+    "vorige vrijdag), last-week or last-month (in Dutch too: vandaag, gisteren, vorige-week, vorige-maand)"
+)
+
+#: weekday words, Monday first (English and Dutch, full and short)
+WEEKDAYS: tuple[tuple[str, ...], ...] = (
+    ("monday", "mon", "maandag", "ma"),
+    ("tuesday", "tue", "dinsdag", "di"),
+    ("wednesday", "wed", "woensdag", "wo"),
+    ("thursday", "thu", "donderdag", "do"),
+    ("friday", "fri", "vrijdag", "vr"),
+    ("saturday", "sat", "zaterdag", "za"),
+    ("sunday", "sun", "zondag", "zo"),
+)
+_WEEKDAY = {w: i for i, words in enumerate(WEEKDAYS) for w in words}
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_LAST = ("last", "vorige", "afgelopen")
+_WORDS = {
+    "today": "today", "vandaag": "today",
+    "yesterday": "yesterday", "gisteren": "yesterday",
+    "last-week": "last-week", "vorige-week": "last-week",
+    "last-month": "last-month", "vorige-maand": "last-month",
+}  # fmt: skip
 
 _MONTHS = (
     "January", "February", "March", "April", "May", "June",
@@ -36,9 +59,10 @@ def _looks_like_iso(s: str) -> bool:
     )
 
 
-def _iso_to_date(s: str) -> datetime.date:
+def _iso_to_date(s: str, shown: str = "") -> datetime.date:
     """``s`` already has the YYYY-MM-DD shape; explain exactly what is wrong with it, if anything."""
     year, month, day = int(s[:4]), int(s[5:7]), int(s[8:])
+    s = shown or s
     if year < 1:
         raise WiezenError(f"'{s}' is not a date: there is no year 0000.")
     if not 1 <= month <= 12:
@@ -47,6 +71,29 @@ def _iso_to_date(s: str) -> datetime.date:
     if not 1 <= day <= last:
         raise WiezenError(f"'{s}' is not a date: {_MONTHS[month - 1]} {year} has {last} days.")
     return datetime.date(year, month, day)
+
+
+def weekday_name(iso: str) -> str:
+    """``Fri`` for ``2026-11-27`` (an empty string for a date that cannot be read)."""
+    try:
+        return _DAY_NAMES[datetime.date.fromisoformat(iso).weekday()][:3]
+    except ValueError:
+        return ""
+
+
+def _day_first(s: str) -> datetime.date | None:
+    """``DD/MM/YYYY`` or ``DD-MM-YYYY`` (one or two digits for the day and month); None when not that shape."""
+    for sep in ("/", "-"):
+        parts = s.split(sep)
+        if (
+            len(parts) == 3
+            and all(p.isascii() and p.isdigit() for p in parts)
+            and 1 <= len(parts[0]) <= 2
+            and 1 <= len(parts[1]) <= 2
+            and len(parts[2]) == 4
+        ):
+            return _iso_to_date(f"{parts[2]}-{int(parts[1]):02d}-{int(parts[0]):02d}", shown=s)
+    return None
 
 
 def parse_date(text: str) -> datetime.date:
@@ -66,16 +113,29 @@ def _month_before(d: datetime.date) -> datetime.date:
 
 
 def parse_when(text: str, today: datetime.date) -> datetime.date:
-    """What a person types for ``--since``/``--until``.
+    """What a person types for a date option.
 
-    ``YYYY-MM-DD``, ``today``, ``yesterday``, ``last-week`` (today minus 7 days) or ``last-month`` (the same day
-    of the previous month, clamped to that month's end: 2026-03-31 gives 2026-02-28). Case does not matter,
-    surrounding spaces are fine, and ``last week`` / ``last_week`` are read as ``last-week``.
+    ``YYYY-MM-DD``, ``DD/MM/YYYY``, ``DD-MM-YYYY``; ``today``/``vandaag``, ``yesterday``/``gisteren``; a weekday in
+    English or Dutch (``friday``, ``last friday``, ``vrijdag``, ``vorige vrijdag``, also ``fri``/``vr``): the last
+    such day before today (one to seven days back); ``last-week``/``vorige-week`` (today minus 7 days) or
+    ``last-month``/``vorige-maand`` (the same day of the previous month, clamped to that month's end: 2026-03-31
+    gives 2026-02-28). Case does not matter, surrounding spaces are fine, and ``last week`` / ``last_week`` are
+    read as ``last-week``.
     """
     s = text.strip()
     if _looks_like_iso(s):
         return _iso_to_date(s)
-    word = "-".join(s.lower().replace("_", " ").replace("-", " ").split())
+    found = _day_first(s)
+    if found is not None:
+        return found
+    words = s.lower().replace("_", " ").replace("-", " ").split()
+    word = _WORDS.get("-".join(words), "")
+    if len(words) in (1, 2) and words[-1] in _WEEKDAY and (len(words) == 1 or words[0] in _LAST):
+        back = (today.weekday() - _WEEKDAY[words[-1]]) % 7 or 7
+        try:
+            return today - datetime.timedelta(days=back)
+        except OverflowError:
+            raise WiezenError(f"'{' '.join(words)}' goes back before the year 1.") from None
     if word == "today":
         return today
     if word == "last-month":
