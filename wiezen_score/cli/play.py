@@ -191,7 +191,7 @@ class Table:
         if not self.ask(f"undo #{last.no} {last.text}{' - ' + last.reason if last.reason else ''}?"):
             self.echo("not undone")
             return
-        row = self.led.undo(item.reason)
+        row = self.led.undo(item.reason, expect=last.id)  # exactly the entry asked about, or nothing
         self.echo(f"voided #{row.no} {row.text}")
         self.show(s)
 
@@ -207,7 +207,7 @@ class Table:
         if not self.ask(f"amend #{item.no} {old[0].text} -> {new_text}?"):
             self.echo("not amended")
             return
-        sc, rescored = self.led.amend(item.no, item.entry, item.reason)
+        sc, rescored = self.led.amend(item.no, item.entry, item.reason, expect=old[0].id)
         self.echo(recorded_line(item.no, sc, s.players) + " (amended)")
         if rescored:
             self.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))

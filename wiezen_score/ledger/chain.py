@@ -325,16 +325,7 @@ def chain_everything(conn: sqlite3.Connection) -> int:
     sealed = 0
     for sid, ended in conn.execute("SELECT id, ended_at FROM sessions ORDER BY id").fetchall():
         items.append(("session", sid, 0))
-        events: list[tuple[str, int, int, str]] = []
-        for eid, at in conn.execute("SELECT id, created_at FROM entries WHERE session_id = ?", (sid,)):
-            events.append((at, 0, eid, "entry"))
-        for eid, at in conn.execute(
-            "SELECT v.entry_id, v.created_at FROM voids v JOIN entries e ON e.id = v.entry_id WHERE e.session_id = ?",
-            (sid,),
-        ):
-            events.append((at, 1, eid, "void"))
-        events.sort()
-        items += [(kind, eid, 0) for _, _, eid, kind in events]
+        items += [(kind, eid, 0) for kind, eid in _recorded_order(conn, sid)]
         if ended is not None:
             cur = conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, 1, ?)", (sid, ended))
             items.append(("seal", int(cur.lastrowid or 0), 0))
@@ -344,6 +335,119 @@ def chain_everything(conn: sqlite3.Connection) -> int:
         "SELECT precedent_id, version FROM precedent_versions ORDER BY edited_at, precedent_id, version")]
     _append(conn, Facts(conn, bulk=True), items)
     return sealed
+
+
+def _recorded_order(conn: sqlite3.Connection, sid: int) -> list[tuple[str, int]]:
+    """The order in which a session's entries and voids were recorded, rebuilt for a ledger from before the
+    chain (times have whole seconds: a replayed file is recorded within one). An amendment's void follows the
+    entry that replaced it; an undo comes before the next new entry unless that entry was undone earlier."""
+    entries = conn.execute(
+        "SELECT id, replaces FROM entries WHERE session_id = ? ORDER BY id", (sid,)
+    ).fetchall()
+    voids = {
+        eid: (action, by, at) for eid, action, by, at in conn.execute(
+            "SELECT v.entry_id, v.action, v.by_entry, v.created_at FROM voids v JOIN entries e ON e.id = v.entry_id "
+            "WHERE e.session_id = ?", (sid,))
+    }  # fmt: skip
+    undo_at = {eid: v[2] for eid, v in voids.items() if v[0] == "undo"}
+    amended_by = {v[1]: eid for eid, v in voids.items() if v[0] == "amend" and v[1] is not None}
+    out: list[tuple[str, int]] = []
+    placed: set[int] = set()
+    counting: list[int] = []
+
+    def undo_top() -> None:
+        top = counting.pop()
+        out.append(("void", top))
+        placed.add(top)
+
+    for eid, replaces in entries:
+        if replaces is None:
+            while counting and counting[-1] in undo_at and not (
+                eid in undo_at and undo_at[eid] < undo_at[counting[-1]]
+            ):
+                undo_top()
+            out.append(("entry", eid))
+            counting.append(eid)
+        else:
+            out.append(("entry", eid))
+            counting = [eid if x == replaces else x for x in counting]
+            old = amended_by.get(eid)
+            if old is not None and old not in placed:
+                out.append(("void", old))
+                placed.add(old)
+    while counting and counting[-1] in undo_at:
+        undo_top()
+    rest = sorted((v[2], eid) for eid, v in voids.items() if eid not in placed)
+    out += [("void", eid) for _, eid in rest]
+    return out
+
+
+def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
+    """The session's history, followed link by link in the order it was recorded, must be one the command line
+    could have written: a new entry takes the next number, an amendment replaces an entry that counts (and
+    voids it), an undo voids the last entry that counts, and after the evening ended only corrections come."""
+    out: list[Finding] = []
+    links = conn.execute(
+        "SELECT kind, rid FROM chain WHERE session_id = ? AND kind IN ('entry', 'void', 'seal') ORDER BY seq", (sid,)
+    ).fetchall()
+    rows = {
+        i: (no, replaces)
+        for i, no, replaces in conn.execute("SELECT id, no, replaces FROM entries WHERE session_id = ?", (sid,))
+    }
+    voids = {
+        eid: (action, by, reason) for eid, action, by, reason in conn.execute(
+            "SELECT v.entry_id, v.action, v.by_entry, v.reason FROM voids v JOIN entries e ON e.id = v.entry_id "
+            "WHERE e.session_id = ?", (sid,))
+    }  # fmt: skip
+    counting: dict[int, int] = {}  # no -> entry id
+    replaced: dict[int, int] = {}  # entry id -> the entry that replaced it (its void is due)
+    top = 0
+    ended = False
+    for kind, rid in links:
+        if kind == "seal":
+            ended = True
+            continue
+        if kind == "entry":
+            if rid not in rows:
+                continue
+            no, rep = rows[rid]
+            if rep is None:
+                if ended:
+                    out.append(Finding("the entry was recorded after the evening ended and corrects nothing "
+                                       "(only an amendment or an undo may come after the end)", sid, no, rid))
+                if no != top + 1:
+                    out.append(Finding(f"a new entry takes the next number ({top + 1}), not {no}", sid, no, rid))
+                counting[no] = rid
+                top = max(top, no)
+            else:
+                if counting.get(no) != rep:
+                    out.append(Finding(f"it replaces entry id {rep}, which is not the entry #{no} that counted", sid, no, rid))
+                else:
+                    replaced[rep] = rid
+                counting[no] = rid
+            continue
+        if rid not in voids or rid not in rows:
+            continue
+        action, by, reason = voids[rid]
+        no = rows[rid][0]
+        if action == "undo":
+            last = max(counting) if counting else None
+            if last is None or counting[last] != rid:
+                out.append(Finding(
+                    "an undo that is not of the last entry that counted"
+                    + (f" (#{last} counted after it)" if last is not None and last != no else " (it did not count)"),
+                    sid, no, rid))
+            elif ended and not str(reason).strip():
+                out.append(Finding("undone after the evening ended without a reason", sid, no, rid))
+            if counting.get(no) == rid:
+                del counting[no]
+        else:
+            if replaced.get(rid) != by:
+                out.append(Finding(f"voided by an amendment (entry id {by}) that did not replace it", sid, no, rid))
+            replaced.pop(rid, None)
+    for old, new in replaced.items():
+        out.append(Finding(f"replaced by entry id {new} but never voided", sid, rows[old][0], old))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- reading
@@ -481,14 +585,8 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
             out.append(Finding("the session is marked ended but has no seal (closed by hand)", sid))
         elif ended is not None and ended != seal_at:
             out.append(Finding(f"the session's end time {ended} is not the time it was sealed ({seal_at})", sid))
-    # after the first seal, only corrections: amendments, re-scored entries, voids, seals
-    for sid, seq0 in conn.execute("SELECT session_id, min(seq) FROM chain WHERE kind = 'seal' GROUP BY session_id"):
-        for kind, rid in conn.execute(
-            "SELECT kind, rid FROM chain WHERE session_id = ? AND seq > ? AND kind = 'entry'", (sid, seq0)
-        ):
-            r = conn.execute("SELECT no, replaces FROM entries WHERE id = ?", (rid,)).fetchone()
-            if r is not None and r[1] is None:
-                out.append(Finding("the entry was added after the evening ended and corrects nothing", sid, r[0], rid))
+    for (sid,) in conn.execute("SELECT id FROM sessions ORDER BY id").fetchall():
+        out += history_problems(conn, sid)
     return out
 
 

@@ -275,7 +275,8 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
         "LEFT JOIN summed s ON s.sid = k.sid AND s.pid = k.pid "
         "LEFT JOIN session_totals t ON t.session_id = k.sid AND t.player_id = k.pid "
         "LEFT JOIN players p ON p.id = k.pid "
-        "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) ORDER BY k.sid, k.pid"
+        "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) OR (s.sid IS NOT NULL AND t.session_id IS NULL) "
+        "ORDER BY k.sid, k.pid"
     ):
         problems.append(Problem("totals", f"the stored total of {name} is {_pts(cached)}, the entries add up to {_pts(summed)}", sid))
 
@@ -403,6 +404,59 @@ def _rescore(
             if sc.kind == "deal":
                 deal_players[no] = tuple(sc.points)
             state = sc.after
+        _rescore_voided(conn, problems, counts, sid, rules, players, names, deal_players)
+
+
+def _rescore_voided(
+    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], sid: int, rules: Any,
+    players: tuple[str, ...], names: dict[int, str], deal_players: dict[int, tuple[str, ...]],
+) -> None:
+    """A voided entry no longer counts, but it was recorded by the command line all the same: re-scored from its
+    deal line at the dealer and doubling it names, it must give what it stores (no 1e300 points in the bin)."""
+    from ..core.session import TableState, apply
+    from .rows import stored_input
+
+    points: dict[int, dict[str, float]] = {}
+    takers: dict[int, dict[str, bool]] = {}
+    for eid, pid, v, taker, made in conn.execute(
+        "SELECT ep.entry_id, ep.player_id, ep.points, ep.taker, ep.made FROM entry_points ep JOIN entries e "
+        "ON e.id = ep.entry_id JOIN voids v ON v.entry_id = e.id WHERE e.session_id = ?", (sid,)
+    ):
+        points.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = float(v)
+        if taker:
+            takers.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = bool(made)
+    for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason) in conn.execute(
+        "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
+        "e.reason FROM entries e JOIN voids v ON v.entry_id = e.id WHERE e.session_id = ? ORDER BY e.no, e.id",
+        (sid,),
+    ):
+        if not (isinstance(dealer, int) and 0 <= dealer < len(players)) or not (isinstance(mult, int) and mult >= 1):
+            problems.append(Problem("rescore", f"voided, and its dealer {dealer!r} or doubling {mult!r} cannot be", sid, no, eid))
+            continue
+        e = stored_input(str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
+                         bool(round_), reason or "", deal_no)
+        try:
+            sc = apply(e, rules, players, TableState(dealer, mult if kind == "deal" else 1), deal_players)
+        except WiezenError as err:
+            problems.append(Problem("rescore", f"voided, and '{text}' cannot be re-scored: {err}", sid, no, eid))
+            continue
+        except Exception as err:  # noqa: BLE001 - data the scorer never wrote can break it in any way
+            problems.append(Problem("rescore", f"voided, and '{text}' cannot be re-scored ({type(err).__name__})", sid, no, eid))
+            continue
+        diffs = []
+        if sc.kind != kind or sc.text.casefold() != str(text).casefold():
+            diffs.append(f"'{text}', re-scored '{sc.text}'")
+        if sc.kind == "deal" and sc.multiplier != mult:
+            diffs.append(f"multiplier x{mult}, re-scored x{sc.multiplier}")
+        order = {p: i for i, p in enumerate(players)}
+        stored = dict(sorted(points.get(eid, {}).items(), key=lambda kv: order.get(kv[0], 99)))
+        fresh = {p: float(v) for p, v in sc.points.items()}
+        if stored != fresh:
+            diffs.append(f"points {_fmt_points(stored)}; re-scored {_fmt_points(fresh)}")
+        elif takers.get(eid, {}) != dict(sc.takers):
+            diffs.append(f"takers {takers.get(eid, {})}, re-scored {dict(sc.takers)}")
+        if diffs:
+            problems.append(Problem("rescore", "voided, and it stores " + "; ".join(diffs), sid, no, eid))
 
 
 def _seat(players: tuple[str, ...], seat: Any) -> str:

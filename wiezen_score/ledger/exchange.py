@@ -541,7 +541,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
                 shown = "; ".join(conflicts[:5]) + (f"; and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
                 raise WiezenError(
                     f"import refused, nothing was written: {len(conflicts)} conflict{'s' if len(conflicts) > 1 else ''}"
-                    f" (same id, other content): {shown}"
+                    f" with this ledger or with what the command line writes: {shown}"
                 )
             if dry_run:
                 raise _DryRun
@@ -567,6 +567,12 @@ def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[
                 )
         if s["ended_at"] is not None and s.get("history") is not None and not theirs:
             out.append(f"{_session_label(s)} has ended but the file carries no seal for it")
+        from .chain import history_problems
+
+        for f in history_problems(conn, sid):
+            r = conn.execute("SELECT uid FROM entries WHERE id = ?", (f.entry_id,)).fetchone() if f.entry_id else None
+            where = f", entry #{f.entry_no}" + (f" ({r[0][:8]})" if r else "") if f.entry_no is not None else ""
+            out.append(f"{_session_label(s)}{where}: {f.message}")
     return out
 
 

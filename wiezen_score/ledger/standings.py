@@ -169,6 +169,7 @@ def check_player_evenings(conn: sqlite3.Connection) -> list[tuple[int, str]]:
         "LEFT JOIN players p ON p.id = k.player_id "
         "WHERE coalesce(pe.points, 0) <> coalesce(r.points, 0) OR coalesce(pe.deals, 0) <> coalesce(r.deals, 0) "
         "   OR coalesce(pe.taken, 0) <> coalesce(r.taken, 0) OR coalesce(pe.made, 0) <> coalesce(r.made, 0) "
+        "   OR (r.session_id IS NOT NULL AND pe.session_id IS NULL) "
         "ORDER BY k.session_id, k.player_id"
     ):
         a, b = (" ".join(str(_num(v)) for v in part) for part in (vals[:4], vals[4:]))
