@@ -529,7 +529,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
 
                 for p in rescore_sessions(conn, touched):
                     conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
-            if touched and not conflicts:
+            if touched:
                 conflicts += _seals_fit(conn, file_seals)
             precs = doc.get("precedents")
             if precs:
