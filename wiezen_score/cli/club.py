@@ -316,6 +316,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
         totals = led.totals(s.id)
+        owed = led.rounds_owed(s)
     payments = fewest(totals, cents)
     if as_json:
         from .common import echo_json
@@ -327,14 +328,20 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
                  **({"cents": p.cents} if p.cents is not None else {})}
                 for p in payments
             ],
+            "rounds_owed": owed,
         })  # fmt: skip
         return
+    from ..views.fit import wrap_all
+    from .common import table, text_width
+
+    width = text_width()
     rate = f", at {cents} cent{'' if cents == 1 else 's'} a point" if cents is not None else ""
-    click.echo(f"session {s.id}: {s.name + ', ' if s.name else ''}{s.date}{rate}")
+    lines = [f"session {s.id}: {s.name + ', ' if s.name else ''}{s.date}{rate}"]
+    owed_line = rounds_owed_line(owed)
     if not payments:
-        click.echo("all square: nobody pays anything")
+        lines.append("all square: nobody pays anything")
+        click.echo(wrap_all("\n".join(lines + ([owed_line] if owed_line else [])), width))
         return
-    from .common import table
 
     rows = []
     for p in payments:
@@ -343,7 +350,18 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         if p.cents is not None:
             row.append(format_money(p.cents))
         rows.append(row)
-    click.echo(table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])]))
+    text = table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])])
+    if width is not None and max(len(x) for x in text.split("\n")) > width:
+        text = "\n".join(" ".join(x for x in row if x) for row in rows)  # too wide for a table: one line each
+    click.echo(wrap_all("\n".join(lines + [text] + ([owed_line] if owed_line else [])), width))
+
+
+def rounds_owed_line(owed: dict[str, int]) -> str:
+    """'rounds owed: jan 1, piet 2 (een rondje geven)', or '' when nobody owes a round."""
+    who = {p: n for p, n in owed.items() if n}
+    if not who:
+        return ""
+    return "rounds owed: " + ", ".join(f"{p} {n}" for p, n in who.items()) + " (een rondje geven)"
 
 
 # ----------------------------------------------------------------------------------------------- sheet html

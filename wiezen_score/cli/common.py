@@ -17,6 +17,21 @@ DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (f
              "last-week, last-month; in Dutch too (vandaag, gisteren, vorige vrijdag, vorige-week ...).")
 
 
+def text_width() -> int | None:
+    """How wide text output may be: $COLUMNS, else the terminal's width; None when neither is known (a pipe)."""
+    import sys
+
+    env = os.environ.get("COLUMNS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        if sys.stdout.isatty():
+            return os.get_terminal_size(sys.stdout.fileno()).columns or None
+    except (AttributeError, OSError, ValueError):
+        pass
+    return None
+
+
 def read_text_file(path: str, what: str = "file") -> str:
     try:
         with open(path, "rb") as f:

@@ -65,7 +65,10 @@ class Table:
 
     # -- output ------------------------------------------------------------------------------------------
     def echo(self, text: str = "") -> None:
-        click.echo(text)
+        from ..views.fit import wrap_all
+        from .common import text_width
+
+        click.echo(wrap_all(text, text_width()))
 
     def error(self, message: str, lineno: int | None = None) -> None:
         where = f"line {lineno}: " if lineno is not None and not self.interactive else ""
@@ -74,11 +77,11 @@ class Table:
 
     def show(self, s: Any, last: int | None = -1) -> None:
         """The last rows of the sheet, the running totals and what comes next."""
+        from .common import text_width
         from .sheet import render_sheet, sheet_doc
 
-        text = render_sheet(sheet_doc(self.led, s), self.last if last == -1 else last)
-        lines = text.splitlines()
-        self.echo("\n".join(lines[1:] if last == -1 else lines))  # the session's heading only on `sheet`
+        # the session's heading only on `sheet`
+        self.echo(render_sheet(sheet_doc(self.led, s), self.last if last == -1 else last, text_width(), last != -1))
 
     # -- the prompt ----------------------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -247,6 +250,14 @@ class Table:
         for p in payments:
             money = f" ({format_money(p.cents)})" if p.cents is not None else ""
             self.echo(f"  {p.payer} pays {p.payee} {fmt(p.amount)}{money}")
+        self._rounds_owed(s)
+
+    def _rounds_owed(self, s: Any) -> None:
+        from .club import rounds_owed_line
+
+        line = rounds_owed_line(self.led.rounds_owed(s))
+        if line:
+            self.echo(line)
 
     def cmd_end(self, args: list[str]) -> None:
         if args:
@@ -258,6 +269,7 @@ class Table:
         self.led.end_session()
         totals = self.led.totals(s.id)
         self.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+        self._rounds_owed(s)
 
     def help_text(self) -> str:
         from ..core.abbrev import ABBREVIATIONS, abbreviations

@@ -116,7 +116,12 @@ def end(ctx: click.Context) -> None:
         s = led.end_session()
         totals = led.totals(s.id)
         seal = led.seal(s.id)
+        owed = led.rounds_owed(s)
+    from .club import rounds_owed_line
+
     click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    if rounds_owed_line(owed):
+        click.echo(rounds_owed_line(owed))
     click.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
 
 

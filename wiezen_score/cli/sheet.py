@@ -10,7 +10,7 @@ import click
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
 from ..core.session import TableState, sitting_out
-from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, echo_json, pick_session, read_text_file, table
+from .common import text_width, DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, echo_json, pick_session, read_text_file, table
 from .session_cmds import _db, status_line
 
 
@@ -76,8 +76,13 @@ def _ruling_mark(ids: list[int]) -> str:
     return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
 
 
-def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
-    """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last."""
+def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
+    """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last.
+
+    With ``width`` no line is wider: the table falls back to the compact layout (views/fit.py) and the
+    other lines are wrapped.
+    """
+    from ..views.fit import compact_sheet, entry_lines, wrap
     from .club import correction_note, seal_footer
 
     players = doc["session"]["players"]
@@ -108,14 +113,22 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
         if e.get("correction"):
             text += f" ({correction_note(e['correction'])})"
         rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
+    shown = doc["entries"]
     if last is not None:
-        rows = rows[-last:]
+        rows, shown = rows[-last:], shown[-last:]
     s = doc["session"]
-    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{s['date']} ({s['rules']}{'' if s['open'] else ', ended'})"
-    out = [head]
+    from ..core.dates import weekday_name
+
+    day = f"{weekday_name(s['date'])} {s['date']}".strip()
+    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{day} ({s['rules']}{'' if s['open'] else ', ended'})"
+    out = [head] if heading else []
     if rows:
         colalign = ("right", "left", "left", "left") + ("right",) * len(players)
-        out.append(table(rows, ["#", "dealer", "entry", "x"] + players, colalign=colalign))
+        full = table(rows, ["#", "dealer", "entry", "x"] + players, colalign=colalign).split("\n")
+        if width is None or max(len(x) for x in full) <= width:
+            out += full
+        else:
+            out += compact_sheet(doc, shown, width, signed) or entry_lines(doc, shown, width, signed)
     else:
         out.append("(no entries yet)")
     out.append("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items()))
@@ -128,7 +141,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None) -> str:
     footer = seal_footer(s)
     if footer and not s["open"]:
         out.append(footer)
-    return "\n".join(out)
+    return "\n".join(piece for line in out for piece in wrap(line, width))
 
 
 @click.command()
@@ -168,7 +181,7 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, a
     elif as_json or out_format == "json":
         echo_json(doc)
     else:
-        click.echo(render_sheet(doc, last))
+        click.echo(render_sheet(doc, last, text_width()))
 
 
 @click.command()
@@ -340,7 +353,7 @@ def replay(ctx: click.Context, file: str, as_json: bool, keep_open: bool) -> Non
         return
     if not recorded:
         click.echo(f"already recorded as session {sid}: not recorded again", err=True)
-    click.echo(render_sheet(doc))
+    click.echo(render_sheet(doc, width=text_width()))
 
 
 @click.group()
