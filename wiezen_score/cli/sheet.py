@@ -117,10 +117,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     if last is not None:
         rows, shown = rows[-last:], shown[-last:]
     s = doc["session"]
-    from ..core.dates import weekday_name
-
-    day = f"{weekday_name(s['date'])} {s['date']}".strip()
-    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{day} ({s['rules']}{'' if s['open'] else ', ended'})"
+    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{s['date']} ({s['rules']}{'' if s['open'] else ', ended'})"
     out = [head] if heading else []
     if rows:
         colalign = ("right", "left", "left", "left") + ("right",) * len(players)
