@@ -238,7 +238,7 @@ def _resealed(led: Any, s: Any) -> None:
 
 @click.command()
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
-@click.option("--session", "session_id", type=int,
+@click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")
 @click.pass_context
 def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
@@ -266,10 +266,10 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
 
 
 @click.command(context_settings=DEAL_ARGS)
-@click.argument("no", type=int)
+@click.argument("no", type=click.IntRange(min=1, max=2**40))
 @click.argument("entry", nargs=-1, required=True)
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
-@click.option("--session", "session_id", type=int,
+@click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")
 @click.pass_context
 def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str, session_id: int | None) -> None:

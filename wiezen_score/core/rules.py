@@ -230,11 +230,16 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
     )
 
 
+MAX_AMOUNT = 10_000  # points, tricks or levels in a house-rules file: anything larger is a typing error
+
+
 def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise fail(f"'{key}' must be a whole number")
     if v < minimum:
         raise fail(f"'{key}' must not be {'negative' if minimum == 0 else f'below {minimum}'} (got {v})")
+    if v > MAX_AMOUNT:
+        raise fail(f"'{key}' must be at most {MAX_AMOUNT} (got {v})")
     return v
 
 

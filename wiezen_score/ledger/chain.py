@@ -162,22 +162,24 @@ class Facts:
     def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
         c = self.conn
         one = key is not None
+        rid_arg: tuple[int, ...] = () if key is None else (key[0],)
+        both: tuple[int, ...] = () if key is None else key
         if kind == "player":
             q = "SELECT id, name, created_at FROM players" + (" WHERE id = ?" if one else "")
-            for i, name, at in c.execute(q, (key[0],) if one else ()):
+            for i, name, at in c.execute(q, rid_arg):
                 yield (i, 0), ({"name": name, "created_at": at}, {"id": i}, None)
         elif kind == "rules":
             q = "SELECT id, name, toml, reason, added_at FROM house_rules" + (" WHERE id = ?" if one else "")
-            for i, name, toml, reason, at in c.execute(q, (key[0],) if one else ()):
+            for i, name, toml, reason, at in c.execute(q, rid_arg):
                 yield (i, 0), ({"name": name, "toml": toml, "reason": reason, "added_at": at}, {"id": i}, None)
         elif kind == "session":
             seats: dict[int, list[tuple[int, int]]] = {}
             sq = "SELECT session_id, seat, player_id FROM seats" + (" WHERE session_id = ?" if one else "")
-            for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", (key[0],) if one else ()):
+            for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
                 seats.setdefault(sid, []).append((seat, pid))
             q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash "
                  "FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
-            for i, uid, name, date, rn, rt, fd, at, src in c.execute(q, (key[0],) if one else ()):
+            for i, uid, name, date, rn, rt, fd, at, src in c.execute(q, rid_arg):
                 st = seats.get(i, [])
                 yield (i, 0), (
                     {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt, "first_dealer": fd,
@@ -187,11 +189,11 @@ class Facts:
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
             pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
-            for eid, pid, half, taker, made in c.execute(pq, (key[0],) if one else ()):
+            for eid, pid, half, taker, made in c.execute(pq, rid_arg):
                 pts.setdefault(eid, []).append((pid, half, taker, made))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
                  "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
-            for r in c.execute(q, (key[0],) if one else ()):
+            for r in c.execute(q, rid_arg):
                 (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
                 p = sorted(pts.get(i, []), key=lambda t: (str(self.name(t[0])), t[0]))
                 yield (i, 0), (
@@ -206,7 +208,7 @@ class Facts:
         elif kind == "void":
             q = ("SELECT v.entry_id, e.session_id, v.action, v.by_entry, v.reason, v.created_at FROM voids v "
                  "LEFT JOIN entries e ON e.id = v.entry_id" + (" WHERE v.entry_id = ?" if one else ""))
-            for eid, sid, action, by, reason, at in c.execute(q, (key[0],) if one else ()):
+            for eid, sid, action, by, reason, at in c.execute(q, rid_arg):
                 yield (eid, 0), (
                     {"entry": self.uid("entries", eid), "action": action, "by": self.uid("entries", by),
                      "reason": reason, "created_at": at},
@@ -214,12 +216,12 @@ class Facts:
                 )  # fmt: skip
         elif kind == "seal":
             q = "SELECT id, session_id, n, sealed_at FROM seals" + (" WHERE id = ?" if one else "")
-            for i, sid, n, at in c.execute(q, (key[0],) if one else ()):
+            for i, sid, n, at in c.execute(q, rid_arg):
                 yield (i, 0), ({"n": n, "sealed_at": at}, {"id": i, "session_id": sid}, sid)
         elif kind == "precedent":
             q = ("SELECT id, uid, date, session_id, entry_no, entry_id, players, origin, created_at FROM precedents"
                  + (" WHERE id = ?" if one else ""))
-            for i, uid, date, sid, eno, eid, players, origin, at in c.execute(q, (key[0],) if one else ()):
+            for i, uid, date, sid, eno, eid, players, origin, at in c.execute(q, rid_arg):
                 yield (i, 0), (
                     {"uid": uid, "date": date, "session": self.uid("sessions", sid), "entry_no": eno,
                      "entry": self.uid("entries", eid), "players": players, "origin": origin, "created_at": at},
@@ -228,7 +230,7 @@ class Facts:
         elif kind == "version":
             q = ("SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions"
                  + (" WHERE precedent_id = ? AND version = ?" if one else ""))
-            for pid, v, title, ruling, tags, note, at in c.execute(q, key if one else ()):
+            for pid, v, title, ruling, tags, note, at in c.execute(q, both):
                 yield (pid, v), (
                     {"precedent": self.uid("precedents", pid), "version": v, "title": title, "ruling": ruling,
                      "tags": tags, "note": note, "edited_at": at},

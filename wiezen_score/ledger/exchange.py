@@ -342,10 +342,11 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             we = f"{w}, entry {e['uid']}"
             _need(e["kind"] in _KINDS, we, f"kind must be one of {', '.join(_KINDS)}")
             for k in ("no", "multiplier", "next_multiplier"):
-                _need(_is_int(e[k]) and e[k] >= 1, we, f'"{k}" must be a whole number, 1 or more')
+                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, f'"{k}" must be a whole number from 1 to {2**40}')
             for k in ("dealer", "next_dealer"):
                 _need(_is_int(e[k]) and 0 <= e[k] < n, we, f'"{k}" must be a seat number')
-            _need(e["deal_no"] is None or _is_int(e["deal_no"]), we, '"deal_no" must be a number or null')
+            _need(e["deal_no"] is None or (_is_int(e["deal_no"]) and 1 <= e["deal_no"] <= 2**40), we,
+                  '"deal_no" must be an entry number or null')
             _need(isinstance(e["round"], bool), we, '"round" must be true or false')
             for k in ("text", "reason", "created_at"):
                 _need(isinstance(e[k], str), we, f'"{k}" must be text')

@@ -48,7 +48,7 @@ def _m004_session_totals(db: Any) -> None:
 
 # Each append-only table with the column sets that identify a row. INSERT OR REPLACE (and REPLACE INTO) would
 # delete the old row without firing the delete trigger: a BEFORE INSERT trigger refuses a row that exists.
-_KEYS = {
+_KEYS: dict[str, list[tuple[str, ...]]] = {
     "entries": [("id",), ("uid",)],
     "entry_points": [("entry_id", "player_id")],
     "voids": [("entry_id",)],
