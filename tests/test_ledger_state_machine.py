@@ -300,7 +300,9 @@ class LedgerMachine(RuleBasedStateMachine):
         for r, sc in zip(stored, res.scored, strict=True):
             assert (r.kind, r.dealer, r.multiplier) == (sc.kind, sc.dealer, sc.multiplier), r.no
             assert dict(r.points) == as_float(sc.points), r.no
-            assert (r.next_dealer, r.next_multiplier) == (sc.after.dealer, sc.after.pending), r.no
+            assert r.next_dealer == sc.after.dealer, r.no
+            if r.kind == "deal":  # what a pas or penalty carries is derived (an amendment does not re-add it)
+                assert r.next_multiplier == sc.after.pending, r.no
         assert self.led.totals(s.id) == dict(res.totals)
         assert self.led.rounds_owed(s) == dict(res.rounds_owed)
 

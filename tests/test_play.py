@@ -319,7 +319,7 @@ def test_an_evening_typed_at_a_terminal(tmp_path):
         c.expect_exact("totals: jan 0, piet 0, mieke +10, lotte -10")  # lotte pays 5 to each of three
         c.expect_exact("[#5 lotte deals] > ")
         c.sendline("amend 4 penalty m renonce")
-        c.expect_exact("amend #4 penalty lotte -> penalty m renonce? [y/N] ")
+        c.expect_exact("amend #4 penalty lotte -> penalty mieke renonce? [y/N] ")  # the names it resolved to
         c.sendline("y")
         c.expect_exact("totals: jan 0, piet 0, mieke -10, lotte +10")
         c.expect_exact("[#5 lotte deals] > ")

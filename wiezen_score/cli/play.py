@@ -23,7 +23,8 @@ from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
 from .session_cmds import _db, recorded_line
 
-COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "quit", "redeal", "settle", "sheet", "undo")
+COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent", "quit", "redeal", "settle", "sheet",
+                 "undo")
 HEADER_WORDS = ("players", "rules", "session")
 QUIT_WORDS = ("quit", "exit", "q")
 
@@ -37,12 +38,27 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   undo [REASON]                 void the last entry that counts (asks y/N)
   amend N LINE                  correct entry N, e.g. 'amend 3 s 8 j+p 8' (asks y/N)
   explain N                     how entry N was scored
+  precedent TITLE: RULING       keep a ruling in the precedents log, linked to the last entry
   sheet [N]                     the whole sheet, or its last N rows
   settle [CENTS]                who pays whom now (at CENTS a point)
   end                           close the session (asks y/N)
   help, quit                    this text; stop (the session stays open: 'wiezen play' resumes it)
 Without an open session:
   session "Café De Kroon" [YYYY-MM-DD]   rules NAME   then: players jan piet mieke lotte [dealer NAME]"""
+
+
+def resolved_text(entry: Any, rules: Any, players: Any) -> str:
+    """The entry as it will be recorded: the contract and the players' names written out."""
+    from ..core.deal import parse_deal, resolve_player
+
+    if entry.kind == "deal":
+        return parse_deal(entry.text, rules, players, over_troel=entry.over_troel).text
+    if entry.kind == "penalty":
+        out = f"penalty {resolve_player(entry.offender, players)}" + (" round" if entry.round else "")
+        return out + (f" {entry.reason}" if entry.reason else "")
+    if entry.kind == "redeal":
+        return "redeal" + (f" {entry.reason}" if entry.reason else "")
+    return "pas"
 
 
 class Stop(Exception):
@@ -120,6 +136,9 @@ class Table:
         if head in ("sheet", "explain", "settle", "end"):
             getattr(self, f"cmd_{head}")(words[1:])
             return
+        if head == "precedent":
+            self.cmd_precedent(line[len(words[0]):].strip())
+            return
         s = self.led.open_session()
         rules = s.rules if s is not None else self.rules
         item = parse_line(expand_line(line, rules) if rules is not None else line)
@@ -138,13 +157,8 @@ class Table:
             no, _ = self.led.record(item)
             self.show(s)
             if self.interactive and item.kind == "penalty" and item.reason.strip():
-                import shlex
-
-                # a penalty with a reason offers to become a precedent (issue 4), without a prompt at the table
-                self.echo(
-                    "hint: to keep this ruling for next time: wiezen precedent add "
-                    f"{shlex.quote(item.reason.strip())} --session {s.id} --deal {no} --ruling \"WHAT WAS DECIDED\""
-                )
+                # a penalty with a reason offers to become a precedent, without leaving the prompt
+                self.echo(f"hint: to keep this ruling for next time, type: precedent {item.reason.strip()}: WHAT WAS DECIDED")
 
     def header(self, item: Any, s: Any) -> None:
         from .. import ledger
@@ -199,14 +213,12 @@ class Table:
         self.show(s)
 
     def amend(self, s: Any, item: Any, line: str) -> None:
-        from ..core.abbrev import expand_line
-
         old = [r for r in self.led.entries(s) if r.no == item.no and not r.voided]
         if not old:
             if any(r.no == item.no for r in self.led.entries(s)):
                 raise WiezenError(f"entry {item.no} is voided: amend an entry that counts")
             raise WiezenError(f"no entry {item.no} in this session")
-        new_text = " ".join(expand_line(line, s.rules).split()[2:])
+        new_text = resolved_text(item.entry, s.rules, s.players)
         if not self.ask(f"amend #{item.no} {old[0].text} -> {new_text}?"):
             self.echo("not amended")
             return
@@ -259,6 +271,21 @@ class Table:
         if line:
             self.echo(line)
 
+    def cmd_precedent(self, rest: str) -> None:
+        """`precedent TITLE: RULING`: the ruling kept in the precedents log, linked to the last entry."""
+        from ..ledger import precedents as P
+
+        title, sep, ruling = rest.partition(":")
+        if not sep or not title.strip() or not ruling.strip():
+            raise WiezenError("precedent takes a title and the ruling after a colon: "
+                              "'precedent renonce in troef: the offender pays, the deal counts'")
+        s = self._open()
+        counting = [r for r in self.led.entries(s) if not r.voided]
+        no = counting[-1].no if counting else None
+        pid = P.add(self.led, P.clean_title(title), P.clean_ruling(ruling), date=s.date, session_id=s.id, entry_no=no)
+        where = f", linked to #{no} {counting[-1].text}" if counting else ""
+        self.echo(f"recorded precedent {pid}: {title.strip()}{where}")
+
     def cmd_end(self, args: list[str]) -> None:
         if args:
             raise WiezenError("end takes nothing after it")
@@ -309,7 +336,7 @@ class Table:
             return [w + " " for w in pool if w.startswith(low)]
         head = words[0].lower()
         players = list(s.players)
-        if head in ("sheet", "explain", "settle", "end", "undo", "redeal", "pas", "help", "quit"):
+        if head in ("sheet", "explain", "settle", "end", "undo", "redeal", "pas", "help", "quit", "precedent"):
             return []
         if head == "amend":
             if len(words) == 1:

@@ -227,7 +227,8 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
         "points": {p: plain(v) for p, v in target.points.items()}, "voided": target.voided,
         "explanation": steps,
         "history": [
-            {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at}
+            {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at,
+             "dealer": s.players[r.dealer], "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}}
             for r in versions
         ],
         "precedents": [{"id": pid, "title": title} for pid, title in rulings],
@@ -248,8 +249,25 @@ def render_explain(doc: dict[str, Any]) -> str:
     out += [f"  {step}" for step in doc["explanation"]]
     earlier = [h for h in doc["history"] if h["voided"]]
     if earlier:
-        out.append("  earlier versions: " + "; ".join(f"{h['text']} ({h['how']})" for h in earlier))
+        out.append("  earlier versions: " + "; ".join(_version(h, doc) for h in earlier))
     return "\n".join(out + rulings)
+
+
+def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
+    """An earlier version of an entry, with what made it differ when its line is the same as now's."""
+    why = h["how"] or ""
+    if h.get("reason") and h["reason"].startswith("re-scored"):
+        why = h["reason"]
+    if h["text"] != doc["text"] or "dealer" not in h:
+        return f"{h['text']} ({why})"
+    diffs = []
+    if h["dealer"] != doc["dealer"]:
+        diffs.append(f"dealt by {h['dealer']}")
+    if h["multiplier"] != doc["multiplier"]:
+        diffs.append(f"x{h['multiplier']}")
+    if h["points"] != doc["points"]:
+        diffs.append(", ".join(f"{p} {signed(v)}" for p, v in h["points"].items()))
+    return f"{h['text']}{' (' + '; '.join(diffs) + ')' if diffs else ''} ({why})"
 
 
 @click.command()

@@ -395,7 +395,9 @@ def _rescore(
                 diffs.append(f"points {_fmt_points(stored)}; re-scored {_fmt_points(fresh)}")
             elif takers.get(eid, {}) != dict(sc.takers):
                 diffs.append(f"takers {takers.get(eid, {})}, re-scored {dict(sc.takers)}")
-            if (sc.after.dealer, sc.after.pending) != (nd, nm):
+            # the pending doubling a rondje pas, a redeal or a penalty carries is derived (Ledger.state), and an
+            # amendment before it does not re-add it: only a deal's own next multiplier is its own fact
+            if sc.after.dealer != nd or (sc.kind == "deal" and sc.after.pending != nm):
                 diffs.append(
                     f"next dealer {_seat(players, nd)} x{nm}, re-scored {players[sc.after.dealer]} x{sc.after.pending}"
                 )

@@ -386,13 +386,31 @@ class Ledger:
 
     # -- entries --------------------------------------------------------------
     def state(self, s: SessionInfo) -> tuple[TableState, int]:
-        """The table state after the last entry that counts, and the next entry number. Two indexed reads."""
-        row = self.conn.execute(
-            "SELECT e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
-            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC LIMIT 1",
+        """The table state after the last entry that counts, and the next entry number.
+
+        Read back from the last deal that counts: the entries after it (a rondje pas, a redeal, a penalty) only
+        carry or double the pending multiplier. An amendment re-adds a later entry only when its dealer,
+        multiplier or points change, so a rondje pas or a penalty after it keeps the multiplier it was recorded
+        with: the state is derived, not read from that entry's next_multiplier.
+        """
+        tail: list[tuple[str, int, int]] = []
+        for kind, nd, nm in self.conn.execute(
+            "SELECT e.kind, e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC",
             (s.id,),
-        ).fetchone()
-        state = TableState(row[0], row[1]) if row else TableState(s.first_dealer, 1)
+        ):
+            tail.append((kind, nd, nm))
+            if kind == "deal":
+                break
+        state = TableState(s.first_dealer, 1)
+        double = s.rules.all_pass_double if tail else "none"
+        for kind, nd, nm in reversed(tail):
+            if kind == "deal":
+                state = TableState(nd, nm)
+            elif kind == "pass":
+                state = TableState(nd, {"none": state.pending, "once": 2, "stack": state.pending * 2}[double])
+            else:
+                state = TableState(nd, state.pending)
         top = self.conn.execute("SELECT max(no) FROM entries WHERE session_id = ?", (s.id,)).fetchone()[0]
         return state, (top or 0) + 1
 
@@ -673,11 +691,11 @@ def _correction_reason(s: SessionInfo, reason: str) -> None:
 
 
 def _same(r: EntryRow, sc: Scored) -> bool:
+    """The stored entry already says what the corrected history gives: the same dealer, multiplier, line and
+    points. (A pending doubling carried through a rondje pas or a penalty is not the entry's own: see state().)"""
     return (
         r.dealer == sc.dealer
         and r.multiplier == sc.multiplier
-        and r.next_dealer == sc.after.dealer
-        and r.next_multiplier == sc.after.pending
         and r.text.casefold() == sc.text.casefold()  # an imported entry may spell a name in another case
         and dict(r.points) == {p: float(v) for p, v in sc.points.items()}
     )
