@@ -78,24 +78,27 @@ BEGIN SELECT RAISE(ABORT, 'the chain grows one link at a time, at its end'); END
 # ------------------------------------------------------------------------------------------------- hashing
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The canonical text of a fact: keys sorted, no spaces, UTF-8 as is."""
+    return _ENCODER.encode(value)
 
 
 def _sha(*parts: str) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode("utf-8"))
-        h.update(b"\x00")
-    return h.hexdigest()
+    """SHA-256 over the parts, each followed by a NUL byte."""
+    return hashlib.sha256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest()
 
 
-def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any) -> str:
-    return _sha(prev, kind, str(rid), str(sub), "" if session_id is None else str(session_id), _dump(portable), _dump(local))
+def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any,
+              dumped: tuple[str, str] | None = None) -> str:
+    p, loc = dumped if dumped is not None else (_dump(portable), _dump(local))
+    return _sha(prev, kind, str(rid), str(sub), "" if session_id is None else str(session_id), p, loc)
 
 
-def session_hash(prev: str, kind: str, portable: Any) -> str:
-    return _sha(prev, kind, _dump(portable))
+def session_hash(prev: str, kind: str, portable: Any, dumped: str | None = None) -> str:
+    return _sha(prev, kind, dumped if dumped is not None else _dump(portable))
 
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
@@ -126,6 +129,7 @@ class Facts:
         self._cache: dict[str, dict[tuple[int, int], Any]] = {}
         self._names: dict[int, str] | None = None
         self._uids: dict[str, dict[int, str]] = {}
+        self._memo_names: dict[int, str | None] = {}
 
     # lookups used by the contents
     def name(self, pid: int | None) -> str | None:
@@ -136,8 +140,10 @@ class Facts:
         if self._names is not None:
             n = self._names.get(pid)
         else:
-            row = self.conn.execute("SELECT name FROM players WHERE id = ?", (pid,)).fetchone()
-            n = row[0] if row else None
+            if pid not in self._memo_names:  # players never change: one read per player and write
+                row = self.conn.execute("SELECT name FROM players WHERE id = ?", (pid,)).fetchone()
+                self._memo_names[pid] = row[0] if row else None
+            n = self._memo_names[pid]
         return None if n is None else str(n).casefold()
 
     def uid(self, table: str, rid: int | None) -> str | None:
@@ -189,20 +195,25 @@ class Facts:
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
             pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
+            folded: dict[int, str | None] = {}
             for eid, pid, half, taker, made in c.execute(pq, rid_arg):
-                pts.setdefault(eid, []).append((pid, half, taker, made))
+                if pid not in folded:
+                    folded[pid] = self.name(pid)
+                n = folded[pid]
+                # sorted by (name, player id): the same order in every ledger
+                pts.setdefault(eid, []).append((str(n), pid, n, half, taker, made))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
                  "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
             for r in c.execute(q, rid_arg):
                 (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
-                p = sorted(pts.get(i, []), key=lambda t: (str(self.name(t[0])), t[0]))
+                p = sorted(pts.get(i, ()))
                 yield (i, 0), (
                     {"uid": uid, "no": no, "kind": k, "text": text, "contract": contract, "dealer": dealer,
                      "multiplier": mult, "offender": self.name(off), "round": rnd, "deal_no": deal_no,
                      "reason": reason, "next_dealer": nd, "next_multiplier": nm,
                      "replaces": self.uid("entries", rep), "created_at": at,
-                     "points": [[self.name(t[0]), t[1], t[2], t[3]] for t in p]},
-                    {"id": i, "session_id": sid, "offender_id": off, "replaces": rep, "players": [t[0] for t in p]},
+                     "points": [[t[2], t[3], t[4], t[5]] for t in p]},
+                    {"id": i, "session_id": sid, "offender_id": off, "replaces": rep, "players": [t[1] for t in p]},
                     sid,
                 )  # fmt: skip
         elif kind == "void":
@@ -545,7 +556,6 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
         if (kind, rid, sub) in linked:
             out.append(Finding(f"chain: link {seq} covers a fact that an earlier link covers already"))
         linked.add((kind, rid, sub))
-        what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
         got = facts.content(kind, rid, sub) if kind in KINDS else None
         if got is None:
             out.append(Finding(
@@ -556,21 +566,27 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
             continue
         portable, local, fsid = got
         link_sid = fsid if kind in SESSION_KINDS else None
-        fresh = [link_hash(p, kind, rid, sub, link_sid, portable, local) for p in (prev_stored, prev_fresh)]
-        ok = h in fresh and (sid if sid is None else int(sid)) == link_sid
+        dumped = (_dump(portable), _dump(local))
+        fresh = link_hash(prev_stored, kind, rid, sub, link_sid, portable, local, dumped)
+        fresh2 = fresh if prev_fresh == prev_stored else link_hash(prev_fresh, kind, rid, sub, link_sid, portable, local, dumped)
+        ok = h in (fresh, fresh2) and (sid if sid is None else int(sid)) == link_sid
         if not ok:
+            what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
             out.append(Finding(f"{what} is not as it was recorded (changed by hand): it does not fit link {seq} "
                                "of the chain", w_sid, w_no, w_id))
         if kind in SESSION_KINDS and link_sid is not None:
-            s_prev = heads.get(link_sid, (GENESIS, GENESIS))
-            s_fresh = [session_hash(p, kind, portable) for p in s_prev]
-            heads[link_sid] = (sh or "", s_fresh[1])
-            if ok and sh not in s_fresh:
+            s_stored, s_prev_fresh = heads.get(link_sid, (GENESIS, GENESIS))
+            s_fresh = session_hash(s_stored, kind, portable, dumped[0])
+            s_fresh2 = s_fresh if s_prev_fresh == s_stored else session_hash(s_prev_fresh, kind, portable, dumped[0])
+            heads[link_sid] = (sh or "", s_fresh)
+            if ok and sh not in (s_fresh, s_fresh2):
+                what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
                 out.append(Finding(f"the session chain does not fit at link {seq} ({what}): changed by hand",
                                    w_sid, w_no, w_id))
         elif ok and sh is not None:
+            what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
             out.append(Finding(f"chain: link {seq} ({what}) claims a place in a session chain", w_sid, w_no, w_id))
-        prev_stored, prev_fresh = h, fresh[0]
+        prev_stored, prev_fresh = h, fresh
     # every row has its link
     for kind, table, rid_col, sub_col in HEADS:
         for rid, sub in conn.execute(f"SELECT {rid_col}, {sub_col} FROM {table}"):

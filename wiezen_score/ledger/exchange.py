@@ -529,7 +529,12 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
                 from .check import rescore_sessions
 
                 for p in rescore_sessions(conn, touched):
-                    conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
+                    if p.session_id in file_seals:  # name the session as the file does, the entry by number
+                        label = _session_label(file_seals[p.session_id][0])
+                        where = label + (f", entry #{p.entry_no}" if p.entry_no is not None else "")
+                        conflicts.append(f"{where}: {p.message}")
+                    else:
+                        conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
             if touched:
                 conflicts += _seals_fit(conn, file_seals)
             precs = doc.get("precedents")
