@@ -324,3 +324,10 @@ def test_an_old_ledger_is_brought_onto_the_chain_and_says_so(tmp_path):
     assert after == before and types == {"integer"} and seals == ended
     assert _check(old).exit_code == 0
     assert "note:" not in run(old, "sessions").stderr  # said once, at the upgrade
+
+
+def test_play_prints_the_seal_when_the_evening_ends(tmp_path):
+    db = tmp_path / "w.db"
+    out = ok(db, "play", input="players jan piet mieke lotte\nsamen 8 jan+piet 9\nend\n").stdout
+    line = next(x for x in out.splitlines() if x.startswith("seal: "))
+    assert line.split()[1] == seal_of(db, 1)

@@ -296,6 +296,8 @@ class Table:
         self.led.end_session()
         totals = self.led.totals(s.id)
         self.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+        seal = self.led.seal(s.id)
+        self.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
         self._rounds_owed(s)
 
     def help_text(self) -> str:
