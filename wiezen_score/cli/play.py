@@ -44,7 +44,8 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   end                           close the session (asks y/N)
   help, quit                    this text; stop (the session stays open: 'wiezen play' resumes it)
 Without an open session:
-  session "Café De Kroon" [YYYY-MM-DD]   rules NAME   then: players jan piet mieke lotte [dealer NAME]"""
+  session "Café De Kroon" [YYYY-MM-DD]   rules NAME   deals N | rounds N | target N (the evening's length)
+  then: players jan piet mieke lotte [dealer NAME]"""
 
 
 def resolved_text(entry: Any, rules: Any, players: Any) -> str:
@@ -77,6 +78,7 @@ class Table:
         self.date = ""
         self.rules: Any = None  # HouseRules typed with `rules` before `players`
         self.rules_text = ""
+        self.plan: Any = None  # the evening's length typed before `players` (core/evening.py)
         self.ask: Callable[[str], bool] = lambda question: True
 
     # -- output ------------------------------------------------------------------------------------------
@@ -106,7 +108,10 @@ class Table:
             return "[no session] > "
         state, no = self.led.state(s)
         x = f" x{state.pending}" if state.pending > 1 else ""
-        return f"[#{no} {s.players[state.dealer]} deals{x}] > "
+        from .session_cmds import evening_progress
+
+        p = evening_progress(self.led, s)
+        return f"[#{no} {s.players[state.dealer]} deals{x}{', ' + p.short if p else ''}] > "
 
     def banner(self) -> str:
         s = self.led.open_session()
@@ -139,6 +144,9 @@ class Table:
         if head == "precedent":
             self.cmd_precedent(line[len(words[0]):].strip())
             return
+        if head in ("deals", "rounds", "target"):
+            self.cmd_length(head, words[1:])
+            return
         s = self.led.open_session()
         rules = s.rules if s is not None else self.rules
         item = parse_line(expand_line(line, rules) if rules is not None else line)
@@ -154,8 +162,13 @@ class Table:
         elif isinstance(item, Amend):
             self.amend(s, item, line)
         else:
-            no, _ = self.led.record(item)
+            no, sc = self.led.record(item)
             self.show(s)
+            from .session_cmds import evening_progress
+
+            p = evening_progress(self.led, s, sc.kind == "deal")
+            if p is not None and p.warning:
+                self.echo(f"warning: {p.warning}")
             if self.interactive and item.kind == "penalty" and item.reason.strip():
                 # a penalty with a reason offers to become a precedent, without leaving the prompt
                 self.echo(f"hint: to keep this ruling for next time, type: precedent {item.reason.strip()}: WHAT WAS DECIDED")
@@ -193,11 +206,13 @@ class Table:
             self.date = datetime.date.today().isoformat()
         with self.led.write():
             names = [self.led.known_player_name(n) for n in names]
-            sid = self.led.start_session(names, self.rules.name, self.rules_text, first, self.name, self.date)
-        self.name, self.date, self.rules, self.rules_text = "", "", None, ""
+            sid = self.led.start_session(names, self.rules.name, self.rules_text, first, self.name, self.date,
+                                         plan=self.plan.text if self.plan else None)
+        plan = self.plan
+        self.name, self.date, self.rules, self.rules_text, self.plan = "", "", None, "", None
         s = self.led.session(sid)
         self.echo(f"session {sid} started: {', '.join(names)} under the house rules {s.rules_name}; "
-                  f"{names[first]} deals first")
+                  f"{names[first]} deals first" + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
         self.show(s)
 
     def undo(self, s: Any, item: Any) -> None:
@@ -270,6 +285,21 @@ class Table:
         line = rounds_owed_line(self.led.rounds_owed(s))
         if line:
             self.echo(line)
+
+    def cmd_length(self, kind: str, args: list[str]) -> None:
+        """`deals N`, `rounds N`, `target N` before `players`: how long the next session is meant to last."""
+        from ..core.evening import Plan
+
+        if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+            raise WiezenError(f"{kind} takes a number: '{kind} 24'")
+        s = self.led.open_session()
+        if s is not None:
+            raise WiezenError(f"session {s.id} is open: an evening's length is given before it starts ('{kind} N', "
+                              "then 'players ...')")
+        self.plan = Plan(kind, int(args[0]))
+        how = {"deals": f"{args[0]} deals", "rounds": f"{args[0]} rounds (one deal per player each)",
+               "target": f"until a player reaches {args[0]} points"}[kind]
+        self.echo(f"the next session lasts {how}")
 
     def cmd_precedent(self, rest: str) -> None:
         """`precedent TITLE: RULING`: the ruling kept in the precedents log, linked to the last entry."""

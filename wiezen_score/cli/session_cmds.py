@@ -33,12 +33,27 @@ def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
     return f"#{no} {sc.text}{mult}: {pts}"
 
 
+def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
+    """Where the evening stands against its planned length (core/evening.py), or None when it has none."""
+    from ..core.evening import parse_plan, progress
+
+    plan = parse_plan(getattr(s, "plan", None))
+    if plan is None:
+        return None
+    return progress(plan, len(s.players), led.deals_played(s), led.totals(s.id), just_played)
+
+
 def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
     s = led.require_open()
     click.echo(recorded_line(no, sc, s.players))
     totals = led.totals(s.id)
     click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
     click.echo("next: " + status_line(s.players, sc.after))
+    p = evening_progress(led, s, sc.kind == "deal")
+    if p is not None:
+        click.echo(p.line)
+        if p.warning:
+            click.echo(f"warning: {p.warning}", err=True)
 
 
 @click.group()
@@ -61,8 +76,12 @@ def session() -> None:
 @click.option("--dealer", help="Who deals first (default: the first player).")
 @click.option("--name", default="", help="A name for the evening, e.g. the café.")
 @click.option("--date", "date_", metavar="DATE", help="The evening's date (default: today): " + DATE_HELP)
+@click.option("--deals", type=int, metavar="N", help="The evening lasts N deals (a rondje pas or a redeal is not one).")
+@click.option("--rounds", type=int, metavar="N", help="The evening lasts N rounds: one deal per player each.")
+@click.option("--target", type=int, metavar="N", help="The evening ends when a player's total reaches N points.")
 @click.pass_context
-def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None) -> None:
+def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None,
+          deals: int | None, rounds: int | None, target: int | None) -> None:
     """Open a session: the players in seat order and the house rules it is played under.
 
     The session keeps a copy of the house rules as they are now: changing them later never changes
@@ -75,6 +94,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek --name "Café De Kroon"
         wiezen session start --players an,bert,carla,dirk,eva --dealer carla --date 2026-11-27
         wiezen session start --players jan,piet,mieke,lotte --date yesterday
+        wiezen session start --players jan,piet,mieke,lotte --rounds 6      (24 deals)
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
     """
     from .. import ledger
@@ -84,6 +104,9 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     from ..core.deal import resolve_player
     from .common import rules_from_spec
 
+    from ..core.evening import make_plan
+
+    plan = make_plan(deals, rounds, target)
     names = [p.strip() for p in players.split(",")]
     ledger.check_player_names(names)
     first = names.index(resolve_player(dealer, names)) if dealer else 0
@@ -93,8 +116,9 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         rules, text = rules_from_spec(rules_spec, led.rules_text)
         with led.write():
             names = [led.known_player_name(n) for n in names]
-            sid = led.start_session(names, rules.name, text, first, name, day)
-    click.echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first")
+            sid = led.start_session(names, rules.name, text, first, name, day, plan=plan.text if plan else None)
+    click.echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first"
+               + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
 
 
 @session.command()
@@ -117,11 +141,16 @@ def end(ctx: click.Context) -> None:
         totals = led.totals(s.id)
         seal = led.seal(s.id)
         owed = led.rounds_owed(s)
+        progress = evening_progress(led, s)
     from .club import rounds_owed_line
 
     click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
     if rounds_owed_line(owed):
         click.echo(rounds_owed_line(owed))
+    if progress is not None:
+        click.echo(progress.line)
+        if not progress.over:
+            click.echo("warning: the session ends before its planned length", err=True)
     click.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
 
 

@@ -55,7 +55,19 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
         "sitting_out": list(sitting_out(s.players, state.dealer)),
         "pending_multiplier": state.pending,
         "rounds_owed": led.rounds_owed(s),
+        **_evening(led, s),
     }
+
+
+def _evening(led: Any, s: Any) -> dict[str, Any]:
+    """The evening's planned length and where it stands (only when one was given at the start)."""
+    from .session_cmds import evening_progress
+
+    p = evening_progress(led, s)
+    if p is None:
+        return {}
+    kind, n = s.plan.split()
+    return {"evening": {kind: int(n), "deals_played": led.deals_played(s), "progress": p.line, "over": p.over}}
 
 
 def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
@@ -135,6 +147,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     owed = {p: n for p, n in doc["rounds_owed"].items() if n}
     if owed:
         out.append("rounds owed: " + ", ".join(f"{p} {n}" for p, n in owed.items()))
+    if doc.get("evening"):
+        out.append(doc["evening"]["progress"])
     footer = seal_footer(s)
     if footer and not s["open"]:
         out.append(footer)

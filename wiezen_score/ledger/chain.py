@@ -183,13 +183,15 @@ class Facts:
             sq = "SELECT session_id, seat, player_id FROM seats" + (" WHERE session_id = ?" if one else "")
             for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
                 seats.setdefault(sid, []).append((seat, pid))
-            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash "
-                 "FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
-            for i, uid, name, date, rn, rt, fd, at, src in c.execute(q, rid_arg):
+            plan = ", plan" if _has_plan(c) else ", NULL"  # an evening's length, from schema 7 on
+            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash" + plan +
+                 " FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
+            for i, uid, name, date, rn, rt, fd, at, src, pl in c.execute(q, rid_arg):
                 st = seats.get(i, [])
                 yield (i, 0), (
                     {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt, "first_dealer": fd,
-                     "started_at": at, "source_hash": src, "players": [self.name(p) for _, p in st]},
+                     "started_at": at, "source_hash": src, "players": [self.name(p) for _, p in st],
+                     **({"plan": pl} if pl else {})},  # no plan: the same link as before schema 7
                     {"id": i, "seats": [[s, p] for s, p in st]}, i,
                 )  # fmt: skip
         elif kind == "entry":
@@ -674,3 +676,7 @@ def _later_line(conn: sqlite3.Connection, facts: Facts, kind: str, rid: int, sub
 def _shash_of(conn: sqlite3.Connection, seal_id: int) -> str:
     r = conn.execute("SELECT shash FROM chain WHERE kind = 'seal' AND rid = ?", (seal_id,)).fetchone()
     return str(r[0]) if r and r[0] else "0" * 64
+
+
+def _has_plan(conn: Any) -> bool:
+    return any(r[1] == "plan" for r in conn.execute("PRAGMA table_info(sessions)"))

@@ -53,6 +53,7 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                 "date": "Date", "rules_name": "House rules", "rules_toml": "The house rules as they were (TOML)",
                 "first_dealer": "Seat of the first dealer (0 = first player)", "started_at": "Started (UTC)",
                 "ended_at": "Ended (UTC); empty while open", "source_hash": "Session file it was replayed from (hash)",
+                "plan": "The evening's length: deals N, rounds N or target N (empty: not said)",
             },
         },
         "seats": {

@@ -100,6 +100,10 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
         "uid": r[1], "name": r[2], "date": r[3], "rules_name": r[4], "rules_toml": r[5], "first_dealer": r[6],
         "started_at": r[7], "ended_at": r[8], "source_hash": r[9], "players": players, "entries": entries,
     }  # fmt: skip
+    if any(c[1] == "plan" for c in conn.execute("PRAGMA table_info(sessions)")):
+        plan = conn.execute("SELECT plan FROM sessions WHERE id = ?", (r[0],)).fetchone()[0]
+        if plan:
+            out["plan"] = plan  # the evening's length, only when one was given
     if has_table(conn, "chain"):
         out["history"], out["seals"] = _history(conn, sid)
     return out
@@ -315,6 +319,14 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             _need(isinstance(s[k], str), w, f'"{k}" must be text')
         for k in ("ended_at", "source_hash"):
             _need(_opt_str(s[k]), w, f'"{k}" must be text or null')
+        if s.get("plan") is not None:
+            from ..core.evening import parse_plan
+
+            _need(isinstance(s["plan"], str), w, '"plan" must be text or null')
+            try:
+                parse_plan(s["plan"])
+            except WiezenError as e:
+                raise _Bad(f"{w}: {e}") from None
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, f"bad date {s['date']!r}")
             _rules_cache(s["rules_toml"], s["rules_name"])
@@ -604,10 +616,10 @@ def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[
         return None
     pids = _player_ids(led, s["players"])
     cur = conn.execute(
-        "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
+        "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (s["uid"], s["name"], s["date"], s["rules_name"], s["rules_toml"], s["first_dealer"], s["started_at"],
-         s["ended_at"], s["source_hash"]),
+         s["ended_at"], s["source_hash"], s.get("plan")),
     )
     sid = int(cur.lastrowid or 0)
     conn.executemany(

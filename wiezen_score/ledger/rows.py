@@ -33,6 +33,7 @@ class SessionInfo:
     first_dealer: int
     started_at: str
     ended_at: str | None
+    plan: str | None = None  # the evening's length: "deals 24", "rounds 6", "target 100" (core/evening.py)
 
     @property
     def rules(self) -> HouseRules:

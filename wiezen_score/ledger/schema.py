@@ -137,6 +137,24 @@ def _m006_chain(db: Any) -> None:
     chain.chain_everything(conn)
 
 
+_KEEP_HISTORY_2 = """
+CREATE TRIGGER sessions_keep_history BEFORE UPDATE ON sessions
+WHEN OLD.ended_at IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.uid IS NOT OLD.uid OR NEW.name IS NOT OLD.name
+  OR NEW.date IS NOT OLD.date OR NEW.rules_name IS NOT OLD.rules_name OR NEW.rules_toml IS NOT OLD.rules_toml
+  OR NEW.first_dealer IS NOT OLD.first_dealer OR NEW.started_at IS NOT OLD.started_at
+  OR NEW.source_hash IS NOT OLD.source_hash OR NEW.plan IS NOT OLD.plan
+BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
+"""
+
+
+def _m007_evening_length(db: Any) -> None:
+    """How long the evening is meant to last (``deals 24``, ``rounds 6``, ``target 100``; NULL: not said), kept
+    like the rest of a session: it never changes once the session is started."""
+    db.execute("ALTER TABLE sessions ADD COLUMN plan TEXT")
+    db.execute("DROP TRIGGER sessions_keep_history")
+    db.execute(_KEEP_HISTORY_2.strip())
+
+
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
@@ -152,6 +170,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m004_session_totals", _m004_session_totals),
         ("m005_no_replace", _m005_no_replace),
         ("m006_chain", _m006_chain),
+        ("m007_evening_length", _m007_evening_length),
     ]
 
 
@@ -160,6 +179,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
+    "m007_evening_length",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

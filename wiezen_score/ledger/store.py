@@ -262,7 +262,7 @@ class Ledger:
     # -- sessions -------------------------------------------------------------
     def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
         row = self.conn.execute(
-            "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at "
+            "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, plan "
             f"FROM sessions WHERE {where}",
             tuple(args),
         ).fetchone()
@@ -275,7 +275,7 @@ class Ledger:
         return SessionInfo(
             id=row[0], uid=row[1], name=row[2], date=row[3], rules_name=row[4], rules_toml=row[5],
             players=tuple(s[0] for s in seats), player_ids=tuple(s[1] for s in seats), first_dealer=row[6],
-            started_at=row[7], ended_at=row[8],
+            started_at=row[7], ended_at=row[8], plan=row[9],
         )
 
     def open_session(self) -> SessionInfo | None:
@@ -310,8 +310,9 @@ class Ledger:
         source_hash: str | None = None,
         closed: bool = False,
         uid: str | None = None,
+        plan: str | None = None,
     ) -> int:
-        """Insert a session (inside a write transaction)."""
+        """Insert a session (inside a write transaction). ``plan``: the evening's length (core/evening.py)."""
         if not closed and self.open_session() is not None:
             s = self.open_session()
             assert s is not None
@@ -321,9 +322,10 @@ class Ledger:
         c = self.conn
         ts = now()
         cur = c.execute(
-            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (uid or new_uid(), name, date, rules_name, rules_toml, first_dealer, ts, ts if closed else None, source_hash),
+            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
+            "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid or new_uid(), name, date, rules_name, rules_toml, first_dealer, ts, ts if closed else None, source_hash,
+             plan),
         )
         sid = int(cur.lastrowid or 0)
         for seat, p in enumerate(players):
@@ -383,6 +385,13 @@ class Ledger:
                 "totals": totals,
             })
         return out
+
+    def deals_played(self, s: SessionInfo) -> int:
+        """Deals with a contract that count (not a rondje pas, a redeal or a penalty)."""
+        return int(self.conn.execute(
+            "SELECT count(*) FROM entries e WHERE e.session_id = ? AND e.kind = 'deal' "
+            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)", (s.id,),
+        ).fetchone()[0])
 
     # -- entries --------------------------------------------------------------
     def state(self, s: SessionInfo) -> tuple[TableState, int]:
