@@ -4,11 +4,9 @@ version; `play` confirms with the resolved line and records `precedent TITLE: RU
 
 import json
 import os
-import sys
 
 import pytest
-
-from test_table_words import WIEZEN, error, ok, run
+from test_table_words import WIEZEN, ok, run
 
 
 def doc(db):

@@ -6,7 +6,6 @@ import datetime as dt
 import json
 
 import pytest
-
 from test_table_words import error, ok, run
 
 TODAY = dt.date.today()
@@ -131,3 +130,20 @@ def test_no_session_that_day_or_several(evenings):
     msg = error(evenings, "sheet", "--date", "friday")
     assert "2 sessions on" in msg and "Tafel 2" in msg and "De Kroon" in msg and "--session" in msg
     assert "not both" in error(evenings, "sheet", "--date", "friday", "--session", "1")
+
+
+def test_session_files_and_play_take_the_same_dates(tmp_path):
+    db = tmp_path / "w.db"
+    f = tmp_path / "avond.txt"
+    f.write_text('session "Café De Kroon" 27/11/2026\nplayers jan piet mieke lotte\nsamen 8 jan+piet 9\n',
+                 encoding="utf-8")
+    d = json.loads(ok(db, "replay", str(f), "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("Café De Kroon", "2026-11-27")
+    r = run(db, "play", input='session "Thuis" vorige vrijdag\nplayers jan piet mieke lotte\nquit\n')
+    assert r.returncode == 0, r.stderr
+    d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("Thuis", FRIDAY.isoformat())
+    ok(db, "session", "end")
+    r = run(db, "play", input='session De Kroon Vrijdagavond\nplayers jan piet mieke lotte\nquit\n')
+    d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("De Kroon Vrijdagavond", TODAY.isoformat())  # no date word: a name

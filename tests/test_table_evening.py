@@ -6,7 +6,6 @@ import json
 import os
 
 import pytest
-
 from test_table_words import WIEZEN, error, ok, run
 
 

@@ -6,7 +6,6 @@ terminal) and falls back to a compact layout so that no line is wider, for four 
 import json
 
 import pytest
-
 from test_table_words import ok, run
 
 SIX = ["alexandrina", "bartholomeus", "christiaan", "florentijn", "evangelina", "maximiliaan"]  # 10 to 12 letters

@@ -17,7 +17,7 @@ WIEZEN = str(Path(sys.executable).with_name("wiezen"))
 def run(db, *args, input=None, env=None):
     e = {**os.environ, "WIEZEN_DB": str(db), "COLUMNS": "200", **(env or {})}
     e.pop("WIEZEN_LANG", None)
-    return subprocess.run([WIEZEN, *args], input=input, capture_output=True, text=True, env=e, timeout=60)
+    return subprocess.run([WIEZEN, *args], input=input, capture_output=True, text=True, env=e, timeout=60, check=False)
 
 
 def ok(db, *args, input=None):

@@ -175,7 +175,7 @@ class Table:
 
     def header(self, item: Any, s: Any) -> None:
         from .. import ledger
-        from ..core.dates import parse_date
+        from ..core.dates import parse_when
         from ..core.deal import resolve_player
         from .common import rules_from_spec
 
@@ -188,7 +188,9 @@ class Table:
             raise Stop(msg + "; stopped reading, so that the lines after it are not recorded in this session")
         if item.key == "session":
             self.name = item.name or self.name
-            self.date = parse_date(item.date).isoformat() if item.date else self.date
+            import datetime
+
+            self.date = parse_when(item.date, datetime.date.today()).isoformat() if item.date else self.date
             self.echo(f"the next session: {', '.join(x for x in (self.name, self.date) if x) or 'no name'}")
             return
         if item.key == "rules":

@@ -9,7 +9,7 @@ import datetime
 
 from .errors import WiezenError
 
-__all__ = ["ACCEPTED_FORMS", "WEEKDAYS", "parse_date", "parse_when", "weekday_name"]
+__all__ = ["ACCEPTED_FORMS", "WEEKDAYS", "looks_like_date", "parse_date", "parse_when", "weekday_name"]
 
 ACCEPTED_FORMS = (
     "YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday, last friday, vrijdag, "
@@ -96,6 +96,15 @@ def _day_first(s: str) -> datetime.date | None:
     return None
 
 
+def looks_like_date(text: str) -> bool:
+    """Whether ``text`` is one of the date forms parse_when reads (whatever day it gives)."""
+    try:
+        parse_when(text, datetime.date(2000, 1, 10))
+    except WiezenError:
+        return False
+    return True
+
+
 def parse_date(text: str) -> datetime.date:
     """A strict ``YYYY-MM-DD`` date (a session's date). Surrounding spaces are allowed."""
     s = text.strip()
@@ -131,9 +140,9 @@ def parse_when(text: str, today: datetime.date) -> datetime.date:
     words = s.lower().replace("_", " ").replace("-", " ").split()
     word = _WORDS.get("-".join(words), "")
     if len(words) in (1, 2) and words[-1] in _WEEKDAY and (len(words) == 1 or words[0] in _LAST):
-        back = (today.weekday() - _WEEKDAY[words[-1]]) % 7 or 7
+        days = (today.weekday() - _WEEKDAY[words[-1]]) % 7 or 7
         try:
-            return today - datetime.timedelta(days=back)
+            return today - datetime.timedelta(days=days)
         except OverflowError:
             raise WiezenError(f"'{' '.join(words)}' goes back before the year 1.") from None
     if word == "today":

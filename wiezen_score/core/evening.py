@@ -7,8 +7,8 @@ total reaches it. Stored in a session as its ``plan`` text: ``deals 24``, ``roun
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .errors import WiezenError
 

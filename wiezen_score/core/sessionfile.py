@@ -96,9 +96,14 @@ def parse_line(line: str) -> Line | None:
             parts = shlex.split(s[len(words[0]):])
         except ValueError as e:
             raise WiezenError(f"session line: {e}") from None
+        from .dates import looks_like_date
+
         date = ""
-        if parts and _DATE.match(parts[-1]):
-            date = parts.pop()
+        if len(parts) >= 2 and parts[-2].lower() in ("last", "vorige", "afgelopen") and looks_like_date(" ".join(parts[-2:])):
+            date = f"{parts[-2]} {parts.pop()}"  # "last friday", "vorige vrijdag"
+            parts.pop()
+        elif parts and (_DATE.match(parts[-1]) or looks_like_date(parts[-1])):
+            date = parts.pop()  # 2026-11-27, 27/11/2026, gisteren ...
         return Header("session", name=" ".join(parts), date=date)
     if head == "rules":
         if len(words) != 2:

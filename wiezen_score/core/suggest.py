@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
-__all__ = ["bare", "distance", "nearest", "did_you_mean"]
+__all__ = ["bare", "did_you_mean", "distance", "nearest"]
 
 
 def bare(word: str) -> str:

@@ -649,11 +649,13 @@ class Ledger:
         for no, item in lines[body_start:]:
             if isinstance(item, Header):
                 raise WiezenError(f"line {no}: '{item.key}' belongs at the top of the file, before the first deal")
-        from ..core.dates import parse_date
+        import datetime
+
+        from ..core.dates import parse_when
         from ..core.deal import resolve_player
 
         try:
-            date = parse_date(date).isoformat()
+            date = parse_when(date, datetime.date.fromisoformat(today)).isoformat()
             check_player_names(players)
             first = players.index(resolve_player(dealer, players)) if dealer else 0
             rules, rules_text = resolve_rules(rules_spec)

@@ -9,9 +9,10 @@ fit. When even that cannot fit (a very narrow terminal), each entry becomes a wr
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-__all__ = ["wrap", "wrap_all", "labels", "table_width", "plain_table", "compact_sheet", "shorten_text"]
+__all__ = ["compact_sheet", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
 
 
 def wrap(line: str, width: int | None, indent: str = "  ") -> list[str]:
@@ -113,9 +114,7 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
     cells = []
     for e in rows:
         pts = e["points"]
-        if e["voided"]:
-            vals = ["" for _ in players]
-        elif e["kind"] in ("pass", "redeal"):
+        if e["voided"] or e["kind"] in ("pass", "redeal"):
             vals = ["" for _ in players]
         else:
             vals = [("" if e["kind"] == "penalty" and not pts[p] else signed(pts[p])) if p in pts
