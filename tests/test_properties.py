@@ -2,6 +2,7 @@
 round trips of the house-rules file format.
 """
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -89,6 +90,7 @@ def run(rules, line, multiplier=1, over_troel=False):
 
 
 def expected_x(c: TrickContract, level: int, tricks: int) -> tuple[int, bool]:
+    """x before any doubling, and whether the contract is made."""
     made_amt, lost_amt = c.made[c.levels.index(level)], c.lost[c.levels.index(level)]
     if tricks < level:
         return lost_amt + c.undertrick * (level - tricks - 1), False
@@ -98,10 +100,20 @@ def expected_x(c: TrickContract, level: int, tricks: int) -> tuple[int, bool]:
         x = c.made[max(i for i, lv in enumerate(c.levels) if lv <= tricks)]
     else:
         cap = 13 if c.overtrick_cap is None else c.overtrick_cap
-        x = made_amt + c.overtrick * (min(tricks, cap) - level)
-    if tricks == 13 and c.all_tricks_times:
-        x *= c.all_tricks_times
+        x = made_amt + c.overtrick * max(min(tricks, cap) - level, 0)  # tricks above the cap never add
     return x, True
+
+
+def expected_amount(rules, c: TrickContract, level: int, tricks: int, m: int = 1) -> int:
+    """x with every doubling (SCORING.md "Variants found in the wild"): the contract's own doublings, all 13
+    tricks with all_tricks_times (onder tafel), and m = the rondje-pas multiplier (2 ** doublings). multiply:
+    x2 for each (all_tricks_times for onder tafel); add: x (1 + the number of doublings)."""
+    x, made = expected_x(c, level, tricks)
+    onder_tafel = made and tricks == 13 and c.all_tricks is None and c.all_tricks_times not in (None, 1)
+    if rules.doubling == "add":
+        k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
+        return x * (1 + c.doublings + (1 if onder_tafel else 0) + k)
+    return x * 2 ** c.doublings * (c.all_tricks_times if onder_tafel else 1) * m
 
 
 # ---------------------------------------------------------------------------
@@ -135,9 +147,9 @@ def test_trick_contract_takers_gain_when_made_and_pay_when_lost(args):
     for p in defenders:
         assert (s.points[p] < 0) if made else (s.points[p] > 0)
     assert s.made is made
-    x, _ = expected_x(c, level, tricks)
+    x = expected_amount(rules, c, level, tricks, m)
     sign = 1 if made else -1
-    want = {p: sign * m * (x if c.team else 3 * x) if p in takers else -sign * m * x for p in PLAYERS}
+    want = {p: sign * (x if c.team else 3 * x) if p in takers else -sign * x for p in PLAYERS}
     assert dict(s.points) == want
 
 
@@ -250,6 +262,7 @@ def trick_spec(draw):
         "promote": st.booleans(),
         "all_tricks": AMOUNT,
         "all_tricks_times": st.integers(1, 4),
+        "doublings": st.integers(0, 4),
     }))
     if opt.get("promote") and opt.get("overtrick"):
         del opt["overtrick"]
@@ -278,11 +291,16 @@ def rules_dict(draw):
         "description": DESCRIPTION,
         "penalty": AMOUNT,
         "multi_miserie": st.sampled_from(["alone", "split"]),
+        "doubling": st.sampled_from(["multiply", "add"]),
         "all_pass": st.fixed_dictionaries({}, optional={
             "dealer": st.sampled_from(["same", "next"]),
-            "double": st.sampled_from(["none", "once", "stack"]),
+            "double": st.sampled_from(["none", "once", "stack", "queue"]),
         }),
     }))
+    if d.get("doubling") == "add":  # all 13 tricks is then one doubling: all_tricks_times = 2
+        for spec in contracts.values():
+            if "all_tricks_times" in spec:
+                spec["all_tricks_times"] = 2
     d["contracts"] = contracts
     return d
 
@@ -294,13 +312,14 @@ def canonical(d):
         "description": d.get("description", ""),
         "penalty": d.get("penalty", 5),
         "multi_miserie": d.get("multi_miserie", "alone"),
+        "doubling": d.get("doubling", "multiply"),
         "all_pass": {"dealer": d.get("all_pass", {}).get("dealer", "same"),
                      "double": d.get("all_pass", {}).get("double", "none")},
         "contracts": {},
     }
     for name, spec in d["contracts"].items():
         spec = dict(spec)
-        for key, default in (("team", False), ("overtrick", 0), ("undertrick", 0), ("promote", False)):
+        for key, default in (("team", False), ("overtrick", 0), ("undertrick", 0), ("promote", False), ("doublings", 0)):
             if spec.get(key, default) == default:
                 spec.pop(key, None)
         if not spec.get("aliases"):
@@ -326,3 +345,108 @@ def test_any_description_survives_the_file(text):
     r = load_preset("whisthub")
     r2 = rules_from_dict({**tomllib.loads(to_toml(r)), "description": text})
     assert parse_rules(to_toml(r2)).description == text
+
+
+# ---------------------------------------------------------------------------
+# Random house rules with the variants (doubling, doublings, double = "queue"): every deal sums to zero
+
+
+@st.composite
+def house_rules_and_deal(draw):
+    r = rules_from_dict(draw(rules_dict()))
+    if has_miserie(r) and (not any(isinstance(c, TrickContract) for c in r.contracts) or draw(st.booleans())):
+        line = draw(miserie_line(r))[0]
+        trick = None
+    else:
+        trick = draw(trick_line(r))
+        line = trick[0]
+    return r, line, trick, draw(st.sampled_from([1, 2, 4, 8, 16]))
+
+
+@FAST
+@given(house_rules_and_deal())
+def test_zero_sum_random_house_rules(args):
+    rules, line, trick, m = args
+    d = parse_deal(line, rules, PLAYERS)
+    s = score(d, rules, PLAYERS, m)
+    assert list(s.points) == PLAYERS
+    assert sum(Fraction(v) for v in s.points.values()) == 0
+    if trick is not None:  # and the amount is the one the text of SCORING.md gives
+        _, c, level, takers, tricks = trick
+        x = expected_amount(rules, c, level, tricks, m)
+        sign = 1 if tricks >= level else -1
+        assert dict(s.points) == {
+            p: sign * (x if c.team else 3 * x) if p in takers else -sign * x for p in PLAYERS
+        }
+
+
+@FAST
+@given(any_deal())
+def test_add_equals_multiply_with_at_most_one_doubling(args):
+    """With a single doubling (x2) adding and multiplying agree: 1 + 1 = 2 x 1."""
+    rules, line, m, ot = args
+    add = replace(rules, doubling="add")
+    word = line.split()[0]
+    c = rules.contract(word)
+    if isinstance(c, TrickContract) and c.all_tricks_times not in (None, 2):
+        return  # not a valid "add" house rule
+    _, s_mul = run(rules, line, 1, ot)
+    d = parse_deal(line, add, PLAYERS, over_troel=ot and c.is_miserie)
+    s_add = score(d, add, PLAYERS, 1)
+    n = 0
+    if isinstance(d, TrickDeal):
+        n = c.doublings + (1 if d.tricks == 13 and c.all_tricks is None and c.all_tricks_times == 2 else 0)
+    if n <= 1:
+        assert s_add.points == s_mul.points
+    else:
+        assert all(abs(s_add.points[p]) < abs(s_mul.points[p]) for p in PLAYERS)
+
+
+ENTRY = st.one_of(
+    st.just(("pass", "")), st.just(("redeal", "")), st.just(("penalty", "A")),
+    st.sampled_from(["samen 8 A+B 8", "samen 8 A+C 5", "alleen 5 D 6", "troel B+D 13"]).map(lambda t: ("deal", t)),
+)
+
+
+@FAST
+@given(st.sampled_from(["none", "once", "stack", "queue"]), st.sampled_from(["multiply", "add"]),
+       st.lists(ENTRY, max_size=25))
+def test_session_fold_doublings(double, doubling, entries):
+    """A session under every [all_pass] double and doubling: every entry sums to 0, and each played deal
+    gets the multiplier the model below gives (written from SCORING.md, not from the code)."""
+    from dataclasses import replace as _r
+
+    from wiezen_score.core.session import EntryInput, fold
+
+    base = load_preset("rupelstreek")
+    rules = _r(base, all_pass_double=double, doubling=doubling)
+    inputs = [(i, EntryInput(kind, text, offender=text if kind == "penalty" else ""))
+              for i, (kind, text) in enumerate(entries, 1)]
+    res = fold(inputs, rules, PLAYERS)
+    pending, owed = 1, 0  # the model: multiplier of the next deal, and (queue) doubled deals owed
+    for sc in res.scored:
+        assert sum(Fraction(v) for v in sc.points.values()) == 0
+        if sc.kind == "deal":
+            want = (2 if owed else 1) if double == "queue" else pending
+            assert sc.multiplier == want
+            pending, owed = 1, max(owed - 1, 0)
+        elif sc.kind == "pass":
+            pending = {"none": pending, "once": 2, "stack": pending * 2, "queue": pending}[double]
+            owed += 1
+        else:
+            assert sc.multiplier == 1
+    assert res.state.pending == ((2 if owed else 1) if double == "queue" else pending)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_zero_sum_each_preset(name, data):
+    """Each preset on its own (so that none is left out by chance), with any pending rondje-pas doubling."""
+    rules = load_preset(name)
+    if has_miserie(rules) and data.draw(st.booleans()):
+        line = data.draw(miserie_line(rules))[0]
+    else:
+        line = data.draw(trick_line(rules))[0]
+    _, s = run(rules, line, data.draw(st.sampled_from([1, 2, 4, 8])))
+    assert sum(Fraction(v) for v in s.points.values()) == 0

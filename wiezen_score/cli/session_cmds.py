@@ -24,6 +24,8 @@ def status_line(players: tuple[str, ...], state: TableState) -> str:
         out += f", {' and '.join(out_players)} sit{'s' if len(out_players) == 1 else ''} out"
     if state.pending > 1:
         out += f"; the next deal counts x{state.pending}"
+    if state.queued:
+        out += f", and {state.queued} more after it"
     return out
 
 

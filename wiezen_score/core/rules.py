@@ -40,6 +40,7 @@ class TrickContract:
     undertrick: int = 0
     all_tricks: int | None = None
     all_tricks_times: int | None = None
+    doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
 
     @property
     def is_miserie(self) -> bool:
@@ -76,7 +77,8 @@ class HouseRules:
     penalty: int = 5
     multi_miserie: str = "alone"  # "alone" | "split"
     all_pass_dealer: str = "same"  # "same" | "next"
-    all_pass_double: str = "none"  # "none" | "once" | "stack"
+    all_pass_double: str = "none"  # "none" | "once" | "stack" | "queue"
+    doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
     _index: Mapping[str, Contract] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -110,12 +112,14 @@ def normalize_word(word: str) -> str:
 # Loading
 
 
-_TOP_KEYS = {"name", "description", "penalty", "multi_miserie", "all_pass", "contracts"}
+_TOP_KEYS = {"name", "description", "penalty", "multi_miserie", "doubling", "all_pass", "contracts"}
 _ALL_PASS_KEYS = {"dealer", "double"}
 _TRICK_KEYS = {
     "team", "aliases", "levels", "made", "lost", "overtrick", "overtrick_cap", "promote",
-    "undertrick", "all_tricks", "all_tricks_times",
+    "undertrick", "all_tricks", "all_tricks_times", "doublings",
 }
+ALL_PASS_DOUBLE = ("none", "once", "stack", "queue")
+DOUBLING = ("multiply", "add")
 _MISERIE_KEYS = {"aliases", "miserie", "points", "over_troel"}
 
 
@@ -196,8 +200,12 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
     if dealer not in ("same", "next"):
         raise fail("[all_pass] dealer must be \"same\" or \"next\"", "all_pass", "dealer")
     double = ap.get("double", "none")
-    if double not in ("none", "once", "stack"):
-        raise fail("[all_pass] double must be \"none\", \"once\" or \"stack\"", "all_pass", "double")
+    if double not in ALL_PASS_DOUBLE:
+        raise fail(f"[all_pass] double must be \"none\", \"once\", \"stack\" or \"queue\" (got {double!r})",
+                   "all_pass", "double")
+    doubling = data.get("doubling", "multiply")
+    if doubling not in DOUBLING:
+        raise fail(f"'doubling' must be \"multiply\" or \"add\" (got {doubling!r})", None, "doubling")
     cdata = data.get("contracts")
     if not isinstance(cdata, dict) or not cdata:
         raise fail("no contracts: add at least one [contracts.NAME] table")
@@ -214,6 +222,12 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         if not isinstance(spec, dict):
             raise cfail("must be a table")
         c = _contract(cname, spec, cfail)
+        if doubling == "add" and isinstance(c, TrickContract) and c.all_tricks_times not in (None, 2):
+            raise cfail(
+                f"with doubling = \"add\", all 13 tricks is one doubling: 'all_tricks_times' must be 2 "
+                f"(got {c.all_tricks_times}); for a fixed amount write all_tricks = N",
+                "all_tricks_times",
+            )
         for word in (c.name, *c.aliases):
             if word in seen:
                 raise cfail(f"'{word}' is already used by contract '{seen[word]}'", "aliases")
@@ -226,6 +240,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         multi_miserie=mm,
         all_pass_dealer=dealer,
         all_pass_double=double,
+        doubling=doubling,
         contracts=tuple(contracts),
     )
 
@@ -313,6 +328,11 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         opts["all_tricks_times"] = _amount(
             spec["all_tricks_times"], "all_tricks_times", lambda m: cfail(m, "all_tricks_times"), minimum=1
         )
+    if "doublings" in spec:
+        n = _amount(spec["doublings"], "doublings", lambda m: cfail(m, "doublings"))
+        if n > 4:
+            raise cfail(f"'doublings' is how often the contract counts double, 0 to 4 (got {n})", "doublings")
+        opts["doublings"] = n
     return TrickContract(
         name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
     )
@@ -339,6 +359,7 @@ def to_toml(rules: HouseRules) -> str:
         f"description = {_toml_str(rules.description)}",
         f"penalty = {rules.penalty}",
         f"multi_miserie = {_toml_str(rules.multi_miserie)}",
+        f"doubling = {_toml_str(rules.doubling)}",
         "",
         "[all_pass]",
         f"dealer = {_toml_str(rules.all_pass_dealer)}",
@@ -352,9 +373,9 @@ def to_toml(rules: HouseRules) -> str:
             if c.aliases:
                 out.append(f"aliases = {_toml_list(c.aliases)}")
             out += [f"levels = {_toml_list(c.levels)}", f"made = {_toml_list(c.made)}", f"lost = {_toml_list(c.lost)}"]
-            for key in ("overtrick", "overtrick_cap", "undertrick", "all_tricks", "all_tricks_times"):
+            for key in ("overtrick", "overtrick_cap", "undertrick", "all_tricks", "all_tricks_times", "doublings"):
                 v = getattr(c, key)
-                if v is not None and not (key in ("overtrick", "undertrick") and v == 0):
+                if v is not None and not (key in ("overtrick", "undertrick", "doublings") and v == 0):
                     out.append(f"{key} = {v}")
             if c.promote:
                 out.append("promote = true")
@@ -369,12 +390,14 @@ def to_toml(rules: HouseRules) -> str:
 
 def summary(rules: HouseRules) -> str:
     """One line saying what sets these house rules apart."""
-    ap = {
-        ("same", "none"): "rondje pas: same dealer, no doubling",
-        ("same", "once"): "rondje pas: same dealer, next deal x2",
-        ("next", "once"): "rondje pas: next dealer, next deal x2",
-        ("next", "none"): "rondje pas: next dealer, no doubling",
-        ("same", "stack"): "rondje pas: same dealer, each one doubles again",
-        ("next", "stack"): "rondje pas: next dealer, each one doubles again",
-    }[(rules.all_pass_dealer, rules.all_pass_double)]
-    return f"{rules.description}; {ap}; several miseries: {rules.multi_miserie}"
+    dealer = {"same": "same dealer", "next": "next dealer"}[rules.all_pass_dealer]
+    double = {
+        "none": "no doubling",
+        "once": "next deal x2",
+        "stack": "each one doubles again",
+        "queue": "each one doubles one later deal",
+    }[rules.all_pass_double]
+    out = f"{rules.description}; rondje pas: {dealer}, {double}; several miseries: {rules.multi_miserie}"
+    if rules.doubling != "multiply":
+        out += f"; doublings {rules.doubling}"
+    return out

@@ -57,22 +57,45 @@ def score(
     multiplier: int = 1,
     why_multiplier: str = "",
 ) -> Score:
-    """Score ``deal`` for the four ``active`` players. ``multiplier`` >= 1 multiplies every amount."""
+    """Score ``deal`` for the four ``active`` players.
+
+    ``multiplier`` >= 1 is the pending rondje-pas doubling (x2 once, x4 after two stacked rondjes pas ...).
+    Under ``doubling = "multiply"`` it multiplies every amount, like the contract's own doublings and all 13
+    tricks with ``all_tricks_times``; under ``doubling = "add"`` it counts as log2(multiplier) doublings, and
+    the amount is multiplied by 1 + the number of doublings of the deal.
+    """
     if len(active) != 4:
         raise WiezenError(f"a deal is played by exactly four players, not {len(active)}")
     if multiplier < 1:
         raise WiezenError(f"the multiplier must be 1 or more, not {multiplier}")
+    add = rules.doubling == "add"
+    pass_doublings = multiplier.bit_length() - 1
+    if add and multiplier != 1 << pass_doublings:
+        raise WiezenError(
+            f"house rules '{rules.name}' add doublings (doubling = \"add\"): the multiplier counts rondje-pas "
+            f"doublings and is 1, 2, 4, 8 ..., not {multiplier}"
+        )
+    pass_label = "rondje pas" + (f" x{multiplier}" if multiplier > 2 else "")
     made: bool | None
     if isinstance(deal, TrickDeal):
-        pts, made, steps = _trick(deal, active)
+        pts, made, steps = _trick(deal, active, add, multiplier, pass_doublings, pass_label)
+        if add or multiplier == 1:
+            return Score(pts, multiplier, made, tuple(steps))
+        summary = steps.pop() if steps and steps[-1].startswith("doublings") else None
     else:
         pts, made, steps = _miserie(deal, rules, active)
-    if multiplier != 1:
-        pts = {p: v * multiplier for p, v in pts.items()}
+        summary = None
+    factor = 1 + pass_doublings if add else multiplier
+    if factor != 1:
+        pts = {p: v * factor for p, v in pts.items()}
+        if add and factor != multiplier:
+            steps.append(f"doublings (added): {pass_label}: 1 + {pass_doublings} = x{factor}")
         steps.append(
-            f"x{multiplier}{' ' + why_multiplier if why_multiplier else ''}: "
+            f"x{factor}{' ' + why_multiplier if why_multiplier else ''}: "
             + ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
         )
+    if summary:
+        steps.append(summary)
     return Score(pts, multiplier, made, tuple(steps))
 
 
@@ -87,7 +110,12 @@ def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, so
     return out
 
 
-def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], bool, list[str]]:
+def _trick(
+    deal: TrickDeal, active: Sequence[str], add: bool, multiplier: int, pass_doublings: int, pass_label: str
+) -> tuple[dict[str, Points], bool, list[str]]:
+    """Points of a trick contract. With ``add`` the rondje-pas doublings are counted in; otherwise the caller
+    multiplies by ``multiplier`` afterwards, and the last step (when it starts with "doublings") sums up how the
+    doublings combined."""
     c: TrickContract = deal.contract
     lv, t = deal.level, deal.tricks
     made_amt, lost_amt = c.amounts(lv)
@@ -95,6 +123,10 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
     label = f"{c.name} {lv}" if len(c.levels) > 1 or lv != 13 else c.name
     made = t >= lv
     steps: list[str] = []
+    # every doubling of the deal: (what, factor when multiplied, doublings when added)
+    doublings: list[tuple[str, int, int]] = []
+    if c.doublings:
+        doublings.append((c.name if c.doublings == 1 else f"{c.name} ({c.doublings} doublings)", 2**c.doublings, c.doublings))
     if made:
         steps.append(f"{label} by {who}: made with {t} tricks")
         if t == 13 and c.all_tricks is not None:
@@ -109,7 +141,7 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
                 )
             elif c.overtrick and t > lv:
                 counted = min(t, c.overtrick_cap) if c.overtrick_cap is not None else t
-                over = counted - lv
+                over = max(counted - lv, 0)  # a cap below the level bid: no overtrick counts
                 x = made_amt + c.overtrick * over
                 cap_note = f" (none beyond the {c.overtrick_cap}th trick)" if counted < t else ""
                 steps.append(
@@ -118,10 +150,8 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
             else:
                 x = made_amt
                 steps.append(f"{label} made: {x}" + (" (no overtrick points)" if t > lv else ""))
-            if t == 13 and c.all_tricks_times:
-                x2 = x * c.all_tricks_times
-                steps.append(f"all 13 tricks (onder tafel): {x} x {c.all_tricks_times} = {x2}")
-                x = x2
+            if t == 13 and c.all_tricks_times and c.all_tricks_times != 1:
+                doublings.append(("all 13 tricks", c.all_tricks_times, 1))
     else:
         short = lv - t
         x = lost_amt + c.undertrick * (short - 1)
@@ -130,6 +160,36 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
             steps.append(f"{lost_amt} + {short - 1} further undertrick{'s' if short > 2 else ''} x {c.undertrick} = {x}")
         else:
             steps.append(f"{label} lost: {x}")
+    summary = ""
+    if add:
+        if pass_doublings:
+            doublings.append((pass_label, multiplier, pass_doublings))
+        if doublings:
+            n = sum(d[2] for d in doublings)
+            x2 = x * (1 + n)
+            steps.append(
+                f"doublings (added): {', '.join(d[0] for d in doublings)}: 1 + {n} = x{1 + n}: {x} x {1 + n} = {x2}"
+            )
+            x = x2
+    else:
+        for what, factor, n in doublings:
+            x2 = x * factor
+            if what == "all 13 tricks":
+                steps.append(f"all 13 tricks (onder tafel): {x} x {factor} = {x2}")
+            else:
+                steps.append(f"{c.name} counts {'double' if n == 1 else f'x{factor}'} (doublings = {n}): {x} x {factor} = {x2}")
+            x = x2
+        if multiplier > 1:
+            doublings.append((pass_label, multiplier, pass_doublings))
+        if len(doublings) > 1:
+            factors = [d[1] for d in doublings]
+            total = 1
+            for f in factors:
+                total *= f
+            summary = (
+                f"doublings (multiplied): {', '.join(d[0] for d in doublings)}: "
+                f"{' x '.join(str(f) for f in factors)} = x{total}"
+            )
     pts = _settle(deal.takers, active, x, made, solo=not c.team)
     if c.team:
         steps.append(
@@ -140,6 +200,8 @@ def _trick(deal: TrickDeal, active: Sequence[str]) -> tuple[dict[str, Points], b
             f"solo contract: {deal.takers[0]} {'+' if made else '-'}3 x {x} = {'+' if made else '-'}{3 * x}, "
             f"each defender {'-' if made else '+'}{x}"
         )
+    if summary:
+        steps.append(summary)
     return pts, made, steps
 
 

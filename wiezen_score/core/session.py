@@ -20,10 +20,36 @@ KINDS = ("deal", "pass", "redeal", "penalty")
 
 @dataclass(frozen=True)
 class TableState:
-    """What the next entry needs: whose deal it is and the multiplier the next played deal gets."""
+    """What the next entry needs: whose deal it is and the multiplier the next played deal gets.
+
+    Under ``[all_pass] double = "queue"`` each rondje pas doubles one later played deal: ``pending`` is then 2
+    while a doubled deal is owed, and ``queued`` counts the doubled deals owed after that one. The ledger
+    stores ``pending`` with every entry; ``queued`` follows from the entries (:func:`queue_state`).
+    """
 
     dealer: int  # seat index (0-based) of the player who deals next
     pending: int = 1
+    queued: int = 0
+
+    def owed(self) -> int:
+        """Deals still to count double under "queue" (the next one included)."""
+        return (1 if self.pending > 1 else 0) + self.queued
+
+
+def queue_state(dealer: int, owed: int) -> TableState:
+    """The state with ``owed`` doubled deals queued ("queue" house rules)."""
+    return TableState(dealer, 2 if owed else 1, max(owed - 1, 0))
+
+
+def queued_after(kinds: Sequence[str]) -> int:
+    """Under "queue", the doubled deals still owed after entries of these kinds (in order, those that count)."""
+    owed = 0
+    for k in kinds:
+        if k == "pass":
+            owed += 1
+        elif k == "deal" and owed:
+            owed -= 1
+    return owed
 
 
 @dataclass(frozen=True)
@@ -108,26 +134,41 @@ def apply(
             takers = {p: bool(s.made) for p in d.takers}
         else:
             takers = {p: t == d.contract.tricks for p, t in d.plays}
+        nxt = (state.dealer + 1) % n
+        after = queue_state(nxt, state.queued) if rules.all_pass_double == "queue" else TableState(nxt, 1)
         return Scored(
-            "deal", d.text, state.dealer, state.pending, s.points, takers, s.explanation,
-            TableState((state.dealer + 1) % n, 1), contract=d.contract.name,
+            "deal", d.text, state.dealer, state.pending, s.points, takers, s.explanation, after,
+            contract=d.contract.name,
         )
     if e.kind == "pass":
         act = active_players(players, state.dealer)
-        pending = {"none": state.pending, "once": 2, "stack": state.pending * 2}[rules.all_pass_double]
+        mode = rules.all_pass_double
         dealer = state.dealer if rules.all_pass_dealer == "same" else (state.dealer + 1) % n
+        if mode == "queue":
+            after = queue_state(dealer, state.owed() + 1)
+        else:
+            pending = {"none": state.pending, "once": 2, "stack": state.pending * 2}[mode]
+            after = TableState(dealer, pending)
         steps = ["rondje pas: everybody passed, no contract is played: 0 for everyone"]
-        if rules.all_pass_double == "once":
+        if mode == "once":
             steps.append("the next deal that is played counts double" + (" (already pending: no extra doubling)" if state.pending > 1 else ""))
-        elif rules.all_pass_double == "stack":
-            steps.append(f"each rondje pas doubles again: the next deal that is played counts x{pending}")
+        elif mode == "stack":
+            steps.append(f"each rondje pas doubles again: the next deal that is played counts x{after.pending}")
+        elif mode == "queue":
+            owed = after.owed()
+            steps.append(
+                "each rondje pas doubles one later deal: "
+                + ("the next deal that is played counts double" if owed == 1 else f"the next {owed} deals that are played count double each")
+            )
         steps.append(f"{players[dealer]} deals next" + (" (the same dealer deals again)" if dealer == state.dealer else ""))
-        return Scored("pass", "pas", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), TableState(dealer, pending))
+        return Scored("pass", "pas", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), after)
     if e.kind == "redeal":
         act = active_players(players, state.dealer)
         steps = ["redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again"]
         if state.pending > 1:
             steps.append(f"the pending x{state.pending} stays for the next deal that is played")
+        if state.queued:
+            steps.append(f"{state.queued} more doubled deal{'s' if state.queued > 1 else ''} stay queued after it")
         return Scored("redeal", "redeal", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), state, reason=e.reason)
     if e.kind == "penalty":
         offender = resolve_player(e.offender, players)

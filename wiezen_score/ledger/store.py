@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..core.errors import WiezenError
 from ..core.rules import HouseRules
 from ..core.scoring import Points
-from ..core.session import EntryInput, Scored, TableState, apply, fold
+from ..core.session import EntryInput, Scored, TableState, apply, fold, queue_state, queued_after
 from .connection import APP_ID, _connect, db_error
 from .paths import existing_db_path, resolve_path
 from .rows import EntryRow, SessionInfo, _num, new_uid, now
@@ -416,10 +416,19 @@ class Ledger:
         for kind, nd, nm in reversed(tail):
             if kind == "deal":
                 state = TableState(nd, nm)
+            elif kind == "pass" and double == "queue":
+                state = TableState(nd, 2)  # how many doubled deals are owed follows below
             elif kind == "pass":
                 state = TableState(nd, {"none": state.pending, "once": 2, "stack": state.pending * 2}[double])
             else:
                 state = TableState(nd, state.pending)
+        if double == "queue":  # the doubled deals still owed follow from the whole history
+            kinds = [k for (k,) in self.conn.execute(
+                "SELECT e.kind FROM entries e WHERE e.session_id = ? "
+                "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no, e.id",
+                (s.id,),
+            )]  # fmt: skip
+            state = queue_state(state.dealer, queued_after(kinds))
         top = self.conn.execute("SELECT max(no) FROM entries WHERE session_id = ?", (s.id,)).fetchone()[0]
         return state, (top or 0) + 1
 
