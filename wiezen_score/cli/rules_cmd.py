@@ -16,6 +16,7 @@ def rules() -> None:
     Examples:
         wiezen rules list
         wiezen rules show rupelstreek > mijn-cafe.toml     (then edit a line)
+        wiezen rules diff rupelstreek mijn-cafe.toml
         wiezen rules add mijn-cafe.toml
         wiezen session start --players jan,piet,mieke,lotte --rules mijn-cafe
     """
@@ -75,6 +76,39 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
         echo_json(load_toml(text, name))
     else:
         click.echo(text, nl=not text.endswith("\n"))
+
+
+@rules.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--json", "as_json", is_flag=True, help="JSON output: a list of the differences.")
+@click.pass_context
+def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
+    """Show what differs between house rules OLD and NEW, key by key.
+
+    OLD and NEW are presets, house rules added with `rules add`, or paths of .toml files. Each line names
+    a key as the house-rules file writes it, with the value in OLD and in NEW; keys left out count as
+    their default.
+
+    \b
+    Examples:
+        wiezen rules diff whisthub rupelstreek
+        wiezen rules diff rupelstreek mijn-cafe.toml
+    """
+    from .. import ledger
+    from ..core.rulediff import diff_rules
+
+    lookup = ledger.rules_lookup(ctx.obj.get("db"))
+    a, _ = rules_from_spec(old, lookup)
+    b, _ = rules_from_spec(new, lookup)
+    changes = diff_rules(a, b)
+    if as_json:
+        echo_json(changes)
+    elif not changes:
+        click.echo(f"no differences between '{old}' and '{new}'")
+    else:
+        for line in changes:
+            click.echo(line)
 
 
 @rules.command()

@@ -2,7 +2,8 @@
 
 Pure: takes two parsed :class:`~wiezen_score.rules.HouseRules` and lists the keys whose values differ,
 named as in the TOML file (``penalty``, ``all_pass.double``, ``contracts.samen.made``), e.g.
-``penalty: 5 -> 10``. Used for the precedent that `wiezen rules add` records when it replaces house rules.
+``penalty: 5 -> 10``. Used by `wiezen rules diff A B` and for the precedent that `wiezen rules add` records
+when it replaces house rules.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ _TRICK_FIELDS = (
     ("team", "team"), ("aliases", "aliases"), ("levels", "levels"), ("made", "made"), ("lost", "lost"),
     ("overtrick", "overtrick"), ("overtrick_cap", "overtrick_cap"), ("promote", "promote"),
     ("undertrick", "undertrick"), ("all_tricks", "all_tricks"), ("all_tricks_times", "all_tricks_times"),
+    ("doublings", "doublings"),
 )  # fmt: skip
 _MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"))
 
@@ -27,6 +29,7 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
         "description": r.description,
         "penalty": r.penalty,
         "multi_miserie": r.multi_miserie,
+        "doubling": r.doubling,
         "all_pass.dealer": r.all_pass_dealer,
         "all_pass.double": r.all_pass_double,
     }
