@@ -19,7 +19,7 @@ from ..core.errors import WiezenError
 # name -> (module, attribute, one-line help shown by `wiezen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "calc": ("calc", "calc", "Score one deal without recording it."),
-    "rules": ("rules_cmd", "rules", "List, show and add house rules."),
+    "rules": ("rules_cmd", "rules", "List, show, compare and add house rules."),
     "session": ("session_cmds", "session", "Start or end the evening's session."),
     "deal": ("session_cmds", "deal", "Record a deal in the open session."),
     "pass": ("session_cmds", "pass_", "Record a rondje pas (all four passed)."),

@@ -10,7 +10,7 @@ from .common import echo_json, read_text_file, rules_from_spec, table
 
 @click.group()
 def rules() -> None:
-    """List, show and add house rules.
+    """List, show, compare and add house rules.
 
     \b
     Examples:
