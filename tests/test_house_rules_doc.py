@@ -10,14 +10,13 @@ import shlex
 from fractions import Fraction
 
 import pytest
+from _ledger_helpers import DATA, ROOT
 from click.testing import CliRunner
 
 from wiezen_score.cli import cli
 from wiezen_score.core import rules as rules_mod
 from wiezen_score.core.presets import preset_text
 from wiezen_score.core.rules import PRESETS, load_toml, parse_rules
-
-from _ledger_helpers import DATA, ROOT
 
 DOC = ROOT / "docs" / "house-rules.md"
 TEXT = DOC.read_text(encoding="utf-8")

@@ -384,7 +384,7 @@ def test_zero_sum_random_house_rules(args):
 @given(any_deal())
 def test_add_equals_multiply_with_at_most_one_doubling(args):
     """With a single doubling (x2) adding and multiplying agree: 1 + 1 = 2 x 1."""
-    rules, line, m, ot = args
+    rules, line, _m, ot = args
     add = replace(rules, doubling="add")
     word = line.split()[0]
     c = rules.contract(word)

@@ -14,9 +14,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from _ledger_helpers import DATA, ROOT, ok, record, refused, sheet, start, wz
 from click.testing import CliRunner
 
-from _ledger_helpers import DATA, ROOT, ok, record, refused, sheet, start, wz
 from wiezen_score.cli import cli
 from wiezen_score.core.deal import parse_deal
 from wiezen_score.core.errors import WiezenError
