@@ -166,3 +166,21 @@ def test_readme_sends_nobody_outside_the_repository():
         assert (ROOT / target.split("#")[0]).exists(), f"the README links to a missing file: {target}"
     for target in re.findall(r"\]\(([^)]+)\)", TEXT):
         assert "://" not in target and (DOC.parent / target.split("#")[0]).exists(), target
+
+
+def test_the_source_distribution_carries_the_page(tmp_path):
+    """The README's link holds in the sdist too (the page is not only in the git checkout)."""
+    import os
+    import tarfile
+
+    from setuptools import build_meta
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        name = build_meta.build_sdist(str(tmp_path))
+    finally:
+        os.chdir(cwd)
+    with tarfile.open(tmp_path / name) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    assert {"README.md", "docs/house-rules.md"} <= names
