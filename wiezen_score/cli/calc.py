@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 import click
 
-from ..core.deal import parse_deal
+from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.scoring import Score, fmt, plain, score, signed
@@ -40,8 +40,13 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
         sc = apply(e, rules, names, TableState(0, multiplier))  # type: ignore[arg-type]
         steps = tuple(x for x in sc.explanation if " deals next" not in x)  # no table here: no dealer
         return sc.text, Score(sc.points, 1, None, steps)
-    d = parse_deal(line, rules, names, over_troel=over_troel)
-    return d.text, score(d, rules, names, multiplier)
+    d = parse_deal(line, rules, names, over_troel=over_troel, possible=False)
+    s = score(d, rules, names, multiplier)
+    why = impossible_reason(d) if isinstance(d, MiserieDeal) else None
+    if why:  # the rule table still defines the points; a deal like this is refused when recorded
+        click.echo(f"Warning: {why}: no real deal ends like this, and `wiezen deal` refuses it", err=True)
+        s = Score(s.points, s.multiplier, s.made, (*s.explanation, f"impossible at a real table: {why}"))
+    return d.text, s
 
 
 def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:

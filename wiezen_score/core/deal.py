@@ -129,12 +129,28 @@ def _tricks(word: str) -> int:
     return n
 
 
+def impossible_reason(d: MiserieDeal, in_play: int = 4) -> str | None:
+    """Why no real deal can end with these miserie tricks: all players in play on miserie whose tricks do not
+    add up to 13 (None when a deal can).
+
+    Recording refuses such a line; ``calc`` still scores it by the rule table, whose arithmetic is defined for it
+    (two scoring conformance cases are such lines), and warns.
+    """
+    took = sum(t for _, t in d.plays)
+    if len(d.plays) == in_play and took != 13:
+        shown = " + ".join(str(t) for _, t in d.plays)
+        return (f"all {in_play} players are on {d.contract.name}, so their tricks must add up to 13, not {took} "
+                f"({shown})")
+    return None
+
+
 def parse_deal(
     line: str,
     rules: HouseRules,
     players: Sequence[str],
     active: Sequence[str] | None = None,
     over_troel: bool = False,
+    possible: bool = True,
 ) -> Deal:
     """Parse a deal line against house rules and the table.
 
@@ -169,17 +185,16 @@ def parse_deal(
                 raise WiezenError(f"{p} is named twice in one deal")
             plays.append((p, _tricks(args[i + 1])))
         took = sum(t for _, t in plays)
-        if len(plays) == len(act) and took != 13:
-            raise WiezenError(
-                f"all {len(act)} players are on {contract.name}, so their tricks must add up to 13, not {took} "
-                f"({' + '.join(str(t) for _, t in plays)})"
-            )
-        if took > 13:
+        if took > 13:  # more tricks than a deal has: refused everywhere, calc too
             raise WiezenError(
                 f"the players on {contract.name} took {took} tricks: more than 13 "
                 f"({' + '.join(str(t) for _, t in plays)}; a deal has 13 tricks)"
             )
-        return MiserieDeal(contract, tuple(plays), over_troel)
+        md = MiserieDeal(contract, tuple(plays), over_troel)
+        why = impossible_reason(md, len(act))
+        if possible and why:
+            raise WiezenError(why)
+        return md
 
     # trick contract: [LEVEL] TAKER[+PARTNER] TRICKS
     if over_troel:
