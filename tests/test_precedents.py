@@ -23,7 +23,7 @@ from wiezen_score.ledger import precedents as P
 from wiezen_score.core.rulediff import diff_rules
 from wiezen_score.core.rules import parse_rules
 
-ITEM_KEYS = {"id", "date", "title", "ruling", "tags", "session", "deal"}
+ITEM_KEYS = {"id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"}
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
 
 
@@ -60,7 +60,7 @@ def test_add_list_show_json_items(db):
     assert items == [{
         "id": pid, "date": "2026-11-27",  # the session's date when none is given
         "title": "Renonce in troef", "ruling": "De overtreder betaalt de straf aan iedereen",
-        "tags": ["renonce", "troef", "straf"], "session": 1, "deal": 3,
+        "tags": ["renonce", "troef", "straf"], "session": 1, "deal": 3, "players": ["mieke"], "origin": "ruling",
     }]
     shown = jout(ok(db, "precedent", "show", str(pid), "--json"))
     assert {k: shown[k] for k in ITEM_KEYS} == items[0]

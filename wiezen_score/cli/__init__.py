@@ -54,9 +54,11 @@ class WiezenGroup(click.Group):
         spec = COMMANDS.get(name)
         if spec is None:
             return None
+        from .common import add_db_option
+
         module = importlib.import_module(f"{__name__}.{spec[0]}")
         cmd: click.Command = getattr(module, spec[1])
-        return cmd
+        return add_db_option(cmd)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]

@@ -13,6 +13,7 @@ from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.scoring import Score, fmt, plain, score, signed
 from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec, table
+from .completion import complete_deal, complete_rules
 
 
 def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
@@ -60,8 +61,8 @@ def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
 
 
 @click.command(context_settings=DEAL_ARGS)
-@click.argument("deal", nargs=-1)
-@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="House rules: a preset, added rules, or a .toml file. "
+@click.argument("deal", nargs=-1, shell_complete=complete_deal)
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", shell_complete=complete_rules, help="House rules: a preset, added rules, or a .toml file. "
               "Default: the open session's, else whisthub.")
 @click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the four who play the "
               "open session's next deal, else A,B,C,D.")

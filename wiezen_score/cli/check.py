@@ -53,7 +53,11 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
     with ledger.open_ledger(path, readonly=True) as led:
         if session_id is not None:
             led.session(session_id)  # an unknown session is an error
-        result = check_ledger(led.conn)
+        from .common import LazyProgress
+
+        size = led.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        with LazyProgress("checking", size=size) as bar:
+            result = check_ledger(led.conn, progress=bar)
         if seal is not None:
             sealed = check_seal(led.conn, seal, session_id)
             if not sealed.ok and sealed.message.startswith("'"):

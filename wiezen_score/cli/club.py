@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.errors import WiezenError
-from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, pick_session
+from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
 from .session_cmds import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
@@ -69,14 +69,14 @@ HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "su
 
 
 @click.command()
+@output_options(FORMATS, default="table",
+                format_help="table (default, with a trend sparkline), csv (safe for spreadsheets), json, markdown, "
+                "or html (one self-contained page with a chart).")
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
-@click.option("--format", "out_format", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table (with a trend sparkline), csv (safe for spreadsheets), json, markdown, or html (one "
-              "self-contained page with a chart).")
 @click.option("--title", help="Title of the html page (default: 'Standings' and the period).")
 @click.pass_context
-def standings(ctx: click.Context, since: str | None, until: str | None, out_format: str, title: str | None) -> None:
+def standings(ctx: click.Context, since: str | None, until: str | None, output: Any, title: str | None) -> None:
     """The season's standings: per player over the sessions in range, best first.
 
     Points, evenings played, deals played (a player who sat out a deal did not play it), contracts taken
@@ -88,11 +88,14 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
         wiezen standings
         wiezen standings --since 2026-09-01 --until 2027-06-30
         wiezen standings --format csv > standings.csv
+        wiezen standings --csv --csv-dialect excel-nl > klassement.csv
+        wiezen standings --json
         wiezen standings --format html --title "Café De Kroon, season 2026-27" > standings.html
     """
     from .. import ledger
     from ..ledger import standings as club_standings
 
+    out_format = output.format
     lo, hi = _range(since, until)
     path = ledger.existing_db_path(_db(ctx))
     items: list[dict[str, Any]] = []
@@ -111,7 +114,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, out_form
     elif out_format == "csv":
         from ..views.render import to_csv
 
-        click.echo(to_csv(HEADERS, standings_rows(items)), nl=False)
+        click.echo(to_csv(HEADERS, standings_rows(items), output.csv_dialect), nl=False)
     elif out_format == "html":
         from ..views.render import html_page
 
@@ -196,8 +199,10 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
                    "selection": {"since": lo, "until": hi, "session": None}, "sessions": []}  # fmt: skip
             out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
             return 0
-        with ledger.open_ledger(path, readonly=True) as led:
-            return exchange.write_export(led.conn, out, lo, hi, session_id, generator=generator)
+        from .common import LazyProgress
+
+        with ledger.open_ledger(path, readonly=True) as led, LazyProgress("exporting") as bar:
+            return exchange.write_export(led.conn, out, lo, hi, session_id, generator=generator, progress=bar)
 
     if output == "-":
         class Echo:
@@ -242,8 +247,11 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     from .. import ledger
     from ..ledger import exchange
 
+    from .common import LazyProgress
+
     target = ledger.resolve_path(_db(ctx))
     new_ledger = not os.path.exists(target)
+    bar = LazyProgress("importing")
     try:
         if file == "-":
             try:
@@ -251,17 +259,19 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
             except json.JSONDecodeError as e:
                 raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
             with ledger.open_ledger(target) as led:
-                report = exchange.import_doc(led, doc, dry_run=dry_run)
+                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
             kind = "file"
         elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
             raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
         else:
             with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
-                report = exchange.import_doc(led, doc, dry_run=dry_run)
+                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
     except BaseException:
         if new_ledger:  # "nothing was written" holds for the file system too: no empty ledger left behind
             ledger.remove_ledger_files(target)
         raise
+    finally:
+        bar.__exit__(None, None, None)
     if dry_run and new_ledger:
         ledger.remove_ledger_files(target)
     if as_json:

@@ -62,9 +62,9 @@ def rules_from_spec(spec: str, ledger_lookup: Any = None) -> tuple[HouseRules, s
     if spec in PRESETS:
         text = preset_text(spec)
         return parse_rules(text, f"preset '{spec}'"), text
-    if looks_like_path(spec):
-        text = read_text_file(spec, "house-rules file")
-        return parse_rules(text, spec), text
+    if spec == "-" or looks_like_path(spec):
+        text = read_input(spec, "house-rules file")
+        return parse_rules(text, "stdin" if spec == "-" else spec), text
     if ledger_lookup is not None:
         found = ledger_lookup(spec)
         if found is not None:
@@ -147,3 +147,164 @@ def _no_session_on(led: Any, when: str) -> int:
     recent = led.sessions()[:3]
     hint = ", ".join(f"{weekday_name(i['date'])} {i['date']} (session {i['id']})" for i in recent)
     raise WiezenError(f"no session on {when}" + (f"; the latest: {hint}" if hint else ": no sessions yet"))
+# --------------------------------------------------------------------------------------------- input files
+
+
+def read_input(path: str, what: str = "file") -> str:
+    """A text file's contents, or standard input for ``-`` (the convention wherever a file is read)."""
+    if path == "-":
+        import sys
+
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise WiezenError(f"{what} on stdin is not UTF-8 text (bad byte at position {e.start})") from None
+    return read_text_file(path, what)
+
+
+# ----------------------------------------------------------------------------------------- output options
+
+CSV_DIALECTS = ("excel", "excel-nl")
+CSV_DIALECT_HELP = (
+    "excel (default): ',' between cells and a decimal point; excel-nl: ';' and a decimal comma, as a "
+    "spreadsheet set to Dutch, Flemish, French or German reads it. Default: $WIEZEN_CSV_DIALECT, else excel."
+)
+
+
+class Output:
+    """How a listing command prints what it lists: the chosen format and CSV dialect."""
+
+    def __init__(self, fmt: str, csv_dialect: str) -> None:
+        self.format = fmt
+        self.csv_dialect = csv_dialect
+
+    @property
+    def json(self) -> bool:
+        return self.format == "json"
+
+    def emit(self, headers: Sequence[str], rows: Iterable[Sequence[Any]], items: Any,
+             text: Any = None, **table_kw: Any) -> None:
+        """Print ``items`` as JSON, ``rows`` as CSV, or (table) ``text()`` if given, else a table of ``rows``."""
+        if self.format == "json":
+            echo_json(items)
+        elif self.format == "csv":
+            from ..views.render import to_csv
+
+            click.echo(to_csv(headers, rows, self.csv_dialect), nl=False)
+        elif text is not None:
+            click.echo(text())
+        else:
+            click.echo(table(rows, headers, **table_kw))
+
+
+def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: str = "table",
+                   json_help: str = "JSON output (the same as --format json).", format_help: str = "") -> Any:
+    """The options every listing command shares (as sqlite-utils' output options): ``--format``, ``--json``,
+    ``--csv`` and ``--csv-dialect``. The command gets one ``output`` argument, an :class:`Output`."""
+    import functools
+
+    def decorate(f: Any) -> Any:
+        @functools.wraps(f)
+        def wrapper(*args: Any, out_format: str | None, as_json: bool, as_csv: bool, csv_dialect: str | None,
+                    **kw: Any) -> Any:
+            given = [(f, label) for f, label, on in (("json", "--json", as_json), ("csv", "--csv", as_csv),
+                                                      (out_format, f"--format {out_format}", out_format)) if on]
+            if len({f for f, _ in given}) > 1:
+                raise click.UsageError(f"{' and '.join(label for _, label in given)} ask for two outputs: give one")
+            fmt = given[0][0] if given else default
+            if csv_dialect is not None and fmt != "csv":
+                raise click.UsageError(f"--csv-dialect is for CSV output (--csv or --format csv), not {fmt}")
+            return f(*args, output=Output(fmt, csv_dialect or "excel"), **kw)
+
+        opts = [
+            click.option("--format", "out_format", type=click.Choice(list(formats)), default=None,
+                         help=format_help or f"Output format: {', '.join(formats)} (default: {default})."),
+            click.option("--json", "as_json", is_flag=True, help=json_help),
+            click.option("--csv", "as_csv", is_flag=True, help="CSV output (the same as --format csv)."),
+            click.option("--csv-dialect", type=click.Choice(CSV_DIALECTS), envvar="WIEZEN_CSV_DIALECT",
+                         show_envvar=False, default=None, help=CSV_DIALECT_HELP),
+        ]
+        for o in reversed(opts):
+            wrapper = o(wrapper)
+        return wrapper
+
+    return decorate
+
+
+# ------------------------------------------------------------------------------------------------ progress
+
+
+PROGRESS_THRESHOLD = 500  # work items below this finish too fast for a bar to help
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+
+def progress(length: int, label: str, size: int | None = None, file: Any = None) -> Any:
+    """A progress bar on stderr for long work (``length`` steps), only when stderr is a terminal and the work
+    (``size`` items, default ``length``) is at least PROGRESS_THRESHOLD; otherwise an object whose ``update``
+    does nothing. Use as a context manager; call ``update(n)``."""
+    import sys
+
+    out = file if file is not None else sys.stderr
+    isatty = getattr(out, "isatty", None)
+    if (length if size is None else size) < PROGRESS_THRESHOLD or not (isatty and isatty()):
+        return _NoBar()
+    return click.progressbar(length=length, label=label, file=out, show_pos=True, show_eta=True)
+
+
+class LazyProgress:
+    """A ``progress(done, total)`` callback for the ledger's long work: the bar opens at the first call, when
+    the total is known. Use as a context manager around the work."""
+
+    def __init__(self, label: str, size: int | None = None, file: Any = None) -> None:
+        self.label, self.size, self.file = label, size, file
+        self.bar: Any = None
+        self.done = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = progress(total, self.label, self.size, self.file).__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def __enter__(self) -> LazyProgress:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+# ----------------------------------------------------------------------------- --db after the command name
+
+
+def _set_db(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    if value is not None:
+        root = ctx.find_root()
+        if root.obj is None:
+            root.obj = {}
+        root.obj["db"] = value
+    return value
+
+
+def add_db_option(cmd: click.Command) -> click.Command:
+    """Let ``--db PATH`` follow the command name too (``wiezen sessions --db club.db``), on every command."""
+    if not any(p.name == "db_after" for p in cmd.params):
+        cmd.params.append(click.Option(
+            ["--db", "db_after"], type=click.Path(dir_okay=False), expose_value=False, callback=_set_db,
+            metavar="PATH", help="The ledger, as `wiezen --db PATH` (may come after the command name).",
+        ))
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            add_db_option(sub)
+    return cmd

@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from ..core.errors import WiezenError
-from .common import DATE_HELP, echo_json, table
+from .common import DATE_HELP, Output, echo_json, output_options, table
+from .completion import complete_player
 from .session_cmds import _db
 
 _BOLD = "\x1b[1;33m"
@@ -69,7 +70,7 @@ def precedent() -> None:
 @click.option("--deal", "entry_no", type=int, metavar="N",
               help="Entry N of the sheet it arose from (in --session, else the open or newest session).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat, or separate with commas).")
-@click.option("--player", "players", multiple=True, help="A player involved (repeat, or separate with commas).")
+@click.option("--player", "players", multiple=True, shell_complete=complete_player, help="A player involved (repeat, or separate with commas).")
 @click.option("--date", "date_", metavar="DATE",
               help="The day of the ruling (default: the session's date, else today): " + DATE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the recorded precedent as JSON.")
@@ -106,22 +107,32 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
     click.echo(f"recorded precedent {pid}: {p.title}" + (f" ({src})" if src else ""))
 
 
+_ITEM_JSON = "JSON: a list of {id, date, title, ruling, tags, session, deal, players, origin}."
+_CSV_HEADERS = ["id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"]
+
+
+def _csv_rows(items: list[Any]) -> list[list[Any]]:
+    return [[p.id, p.date, p.title, p.ruling, ", ".join(p.tags), p.session_id, p.entry_no, ", ".join(p.players),
+             p.origin] for p in items]  # fmt: skip
+
+
 @precedent.command("list")
+@output_options(json_help=_ITEM_JSON)
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
 @click.option("--tag", help="Only precedents with this tag.")
-@click.option("--player", help="Only precedents involving this player.")
+@click.option("--player", help="Only precedents involving this player.", shell_complete=complete_player)
 @click.option("--session", "session_id", type=int, help="Only precedents that arose from this session.")
-@click.option("--json", "as_json", is_flag=True, help="JSON: a list of {id, date, title, ruling, tags, session, deal}.")
 @click.pass_context
 def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | None, player: str | None,
-          session_id: int | None, as_json: bool) -> None:
+          session_id: int | None, output: Output) -> None:
     """List the precedents, newest first.
 
     \b
     Examples:
         wiezen precedent list --since last-week
         wiezen precedent list --tag troel --json
+        wiezen precedent list --csv > precedents.csv
     """
     from .. import ledger
     from ..ledger import precedents as P
@@ -132,25 +143,26 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = P.list_(led, lo, hi, tag, player, session_id)
-    if as_json:
-        echo_json([p.item() for p in items])
-        return
-    if not items:
+    if output.format == "table" and not items:
         filtered = any(v is not None for v in (since, until, tag, player, session_id))
         click.echo("no precedents" + (" match" if filtered else " yet"))
         return
-    click.echo(table(
-        [[p.id, p.date, p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
+    if output.format == "csv":
+        output.emit(_CSV_HEADERS, _csv_rows(items), None)
+        return
+    output.emit(
         ["id", "date", "title", "tags", "from", "players"],
-    ))
+        [[p.id, p.date, p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
+        [p.item() for p in items],
+    )
 
 
 @precedent.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1)
+@output_options(formats=("text", "csv", "json"), default="text", json_help=_ITEM_JSON)
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="At most N results.")
-@click.option("--json", "as_json", is_flag=True, help="JSON: a list of {id, date, title, ruling, tags, session, deal}.")
 @click.pass_context
-def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Output) -> None:
     """Full-text search over titles, rulings and tags, best match first.
 
     Any text is a valid query: every word must occur (accents do not matter: 'een' finds 'één');
@@ -172,8 +184,8 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             hits, all_words = P.search(led, text, limit)
-    if as_json:
-        echo_json([h.precedent.item() for h in hits])
+    if output.format != "text":
+        output.emit(_CSV_HEADERS, _csv_rows([h.precedent for h in hits]), [h.precedent.item() for h in hits])
         return
     if not hits:
         click.echo("no precedents match" if P.fts_terms(text) else "nothing to search for: give a word")

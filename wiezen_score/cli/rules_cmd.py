@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..core.rules import PRESETS, parse_rules, summary
-from .common import echo_json, read_text_file, rules_from_spec, table
+from .common import Output, echo_json, output_options, read_input, rules_from_spec
+from .completion import complete_rules
 
 
 @click.group()
@@ -33,9 +34,9 @@ def _all_rules(ctx: click.Context) -> list[tuple[str, str, str]]:
 
 
 @rules.command("list")
-@click.option("--json", "as_json", is_flag=True, help="JSON output: a list of {name, origin, description, summary}.")
+@output_options(json_help="JSON output: a list of {name, origin, description, summary}.")
 @click.pass_context
-def list_(ctx: click.Context, as_json: bool) -> None:
+def list_(ctx: click.Context, output: Output) -> None:
     """List the built-in and added house rules, with a one-line summary each.
 
     \b
@@ -43,18 +44,19 @@ def list_(ctx: click.Context, as_json: bool) -> None:
         wiezen rules list
         wiezen rules list --json
     """
-    rows = []
+    items = []
     for name, origin, text in _all_rules(ctx):
         r = parse_rules(text, name)
-        rows.append({"name": name, "origin": origin, "description": r.description, "summary": summary(r)})
-    if as_json:
-        echo_json(rows)
+        items.append({"name": name, "origin": origin, "description": r.description, "summary": summary(r)})
+    if output.format == "csv":
+        output.emit(["name", "origin", "description", "summary"],
+                    [[r["name"], r["origin"], r["description"], r["summary"]] for r in items], items)
     else:
-        click.echo(table([[r["name"], r["origin"], r["summary"]] for r in rows], ["name", "origin", "summary"]))
+        output.emit(["name", "origin", "summary"], [[r["name"], r["origin"], r["summary"]] for r in items], items)
 
 
 @rules.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_rules)
 @click.option("--json", "as_json", is_flag=True, help="The house rules as JSON instead of TOML.")
 @click.pass_context
 def show(ctx: click.Context, name: str, as_json: bool) -> None:
@@ -79,8 +81,8 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
 
 @rules.command()
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", shell_complete=complete_rules)
+@click.argument("new", shell_complete=complete_rules)
 @click.option("--json", "as_json", is_flag=True, help="JSON output: a list of the differences.")
 @click.pass_context
 def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
@@ -112,7 +114,7 @@ def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
 
 
 @rules.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--reason", help="Why the house rules change (kept with the automatic precedent).")
 @click.pass_context
 def add(ctx: click.Context, file: str, reason: str | None) -> None:
@@ -127,14 +129,16 @@ def add(ctx: click.Context, file: str, reason: str | None) -> None:
         wiezen rules show rupelstreek > ons-cafe.toml
         (edit: name = "ons-cafe", penalty = 10)
         wiezen rules add ons-cafe.toml
+        sed 's/penalty = 5/penalty = 10/' ons-cafe.toml | wiezen rules add -
     """
     from .. import ledger
     from ..core.errors import WiezenError
 
-    text = read_text_file(file, "house-rules file")
-    r = parse_rules(text, file)
+    text = read_input(file, "house-rules file")
+    label = "stdin" if file == "-" else file
+    r = parse_rules(text, label)
     if r.name in PRESETS:
-        raise WiezenError(f"'{r.name}' is a built-in preset: give your house rules another name in {file}")
+        raise WiezenError(f"'{r.name}' is a built-in preset: give your house rules another name in {label}")
     with ledger.open_ledger(ctx.obj.get("db")) as led:
         result = led.add_rules(r.name, text, reason=reason)
     click.echo(result)

@@ -10,6 +10,7 @@ from ..core.errors import WiezenError
 from ..core.scoring import signed
 from ..core.session import EntryInput, Scored, TableState, sitting_out
 from .common import DATE_HELP, DEAL_ARGS, deal_text
+from .completion import complete_deal, complete_player, complete_rules
 
 
 def _db(ctx: click.Context) -> Any:
@@ -74,6 +75,7 @@ def session() -> None:
 @click.option("--players", required=True, metavar="P1,P2,P3,P4[,P5[,P6]]",
               help="4 to 6 players in seat order, clockwise.")
 @click.option("--rules", "rules_spec", default="whisthub", show_default=True, metavar="NAME|FILE",
+              shell_complete=complete_rules,
               help="House rules: a preset, house rules added with `rules add`, or a .toml file.")
 @click.option("--dealer", help="Who deals first (default: the first player).")
 @click.option("--name", default="", help="A name for the evening, e.g. the café.")
@@ -165,7 +167,7 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
 
 
 @click.command(context_settings=DEAL_ARGS)
-@click.argument("deal", nargs=-1, required=True)
+@click.argument("deal", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel.")
 @click.pass_context
 def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
@@ -230,7 +232,7 @@ def redeal(ctx: click.Context, reason: str) -> None:
 
 
 @click.command()
-@click.argument("player")
+@click.argument("player", shell_complete=complete_player)
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
 @click.option("--deal", "deal_no", type=int, help="Link the penalty to recorded deal N (its players are paid).")
@@ -298,7 +300,7 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
 
 @click.command(context_settings=DEAL_ARGS)
 @click.argument("no", type=click.IntRange(min=1, max=2**40))
-@click.argument("entry", nargs=-1, required=True)
+@click.argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")

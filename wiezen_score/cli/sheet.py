@@ -10,7 +10,7 @@ import click
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
 from ..core.session import TableState, sitting_out
-from .common import text_width, DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, echo_json, pick_session, read_text_file, table
+from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, table, text_width
 from .session_cmds import _db, status_line
 
 
@@ -156,15 +156,14 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
 
 
 @click.command()
+@output_options(("text", "json", "csv", "html"), default="text", json_help="JSON output (the same as --format json).",
+                format_help="text (default), json, csv (one row per entry: each player's points, empty where he "
+                "sat out or the entry is voided), or html: one self-contained page with a chart.")
 @click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
-@click.option("--json", "as_json", is_flag=True, help="JSON output (shape in the README).")
-@click.option("--format", "out_format", type=click.Choice(["text", "json", "html"]), default=None,
-              help="text (default), json (= --json), or html: one self-contained page with a chart.")
 @click.option("--last", type=click.IntRange(min=1), help="Show only the last N rows.")
 @click.pass_context
-def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, as_json: bool, out_format: str | None,
-          last: int | None) -> None:
+def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, output: Output, last: int | None) -> None:
     """Show the scoresheet: one row per entry with running totals.
 
     Each player's column shows his running total and, in brackets, what the entry gave him. A '*' marks
@@ -176,23 +175,34 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, a
         wiezen sheet
         wiezen sheet --session 3 --json
         wiezen sheet --date "last friday"          (what did we play last friday?)
+        wiezen sheet --csv --csv-dialect excel-nl > evening.csv
         wiezen sheet --format html > evening.html
     """
     from .. import ledger
 
-    if as_json and out_format not in (None, "json"):
-        raise click.UsageError(f"--json and --format {out_format} ask for two outputs: give one")
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
         doc = sheet_doc(led, s)
-    if out_format == "html":
+    if output.format == "html":
         from .club import sheet_html
 
         click.echo(sheet_html(doc), nl=False)
-    elif as_json or out_format == "json":
-        echo_json(doc)
-    else:
-        click.echo(render_sheet(doc, last, text_width()))
+        return
+    headers, rows = sheet_rows(doc)
+    output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()))
+
+
+def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """The sheet as CSV rows: one per entry, each player's points of that entry (empty where he sat out or
+    the entry is voided), so that a spreadsheet's SUM of a column is the player's total."""
+    players = doc["session"]["players"]
+    headers = ["no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players]
+    rows = [
+        [e["no"], e["kind"], e["text"], e.get("reason", ""), e["dealer"], e["multiplier"], int(e["voided"])]
+        + [None if e["voided"] else e["points"].get(p) for p in players]
+        for e in doc["entries"]
+    ]
+    return headers, rows
 
 
 @click.command()
@@ -285,17 +295,18 @@ def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
 
 
 @click.command()
+@output_options()
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
-@click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.pass_context
-def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: bool) -> None:
+def sessions(ctx: click.Context, since: str | None, until: str | None, output: Output) -> None:
     """List the sessions, newest first: date, name, players, deals, leader, house rules.
 
     \b
     Examples:
         wiezen sessions
         wiezen sessions --since last-week
+        wiezen sessions --csv > sessions.csv
     """
     import datetime
 
@@ -312,30 +323,33 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, as_json: 
             items = led.sessions(lo, hi)
     from ..core.dates import weekday_name
 
-    if as_json:
-        echo_json([{**i, "weekday": weekday_name(i["date"]), "totals": {p: plain(v) for p, v in i["totals"].items()}}
-                   for i in items])
-        return
-    if not items:
+    if output.format == "table" and not items:
         click.echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
         return
-    click.echo(table(
-        [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"], i["leader"], i["rules"] + (" (open)" if i["open"] else "")]
-         for i in items],
-        ["id", "date", "name", "players", "deals", "leader", "rules"],
-    ))
+    if output.format == "csv":
+        rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
+                 i["leader"], i["rules"], int(i["open"])] for i in items]  # fmt: skip
+        headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
+    else:
+        rows = [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"],
+                 i["leader"], i["rules"] + (" (open)" if i["open"] else "")] for i in items]  # fmt: skip
+        headers = ["id", "date", "name", "players", "deals", "leader", "rules"]
+    output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
+                                 "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON.")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the sheet as JSON (with several files: a list of sheets, in the order given).")
 @click.option("--keep-open", is_flag=True, help="Leave the session open, to go on recording with `wiezen deal`.")
 @click.pass_context
-def replay(ctx: click.Context, file: str, as_json: bool, keep_open: bool) -> None:
-    """Record a whole session written as a text file, and print its sheet.
+def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open: bool) -> None:
+    """Record whole sessions written as text files, and print their sheets.
 
-    All or nothing: a bad line records nothing and names the line. The same file twice is recognised
-    and not recorded twice. The file format:
+    All or nothing: a bad line in any FILE records nothing (of any file) and names the file and the
+    line. The same file twice is recognised and not recorded twice. `-` reads standard input. The file
+    format:
 
     \b
         # comments and blank lines are skipped
@@ -352,37 +366,55 @@ def replay(ctx: click.Context, file: str, as_json: bool, keep_open: bool) -> Non
     \b
     Examples:
         wiezen replay examples/cafe-de-kroon-rupelstreek.txt
+        wiezen replay examples/*.txt
         wiezen --db club.db replay avond.txt --json
         wiezen replay --keep-open avond.txt && wiezen deal samen 8 jan+piet 9
     """
     import datetime
-    import sys
 
     from .. import ledger
-    from .common import rules_from_spec
+    from .common import progress, rules_from_spec
 
-    if file == "-":
-        text = sys.stdin.read()
-        default_name = ""
-    else:
-        text = read_text_file(file, "session file")
-        default_name = os.path.splitext(os.path.basename(file))[0]
-    with ledger.open_ledger(_db(ctx)) as led:
-        sid, recorded = led.replay(
-            text,
-            lambda spec: rules_from_spec(spec, led.rules_text),
-            datetime.date.today().isoformat(),
-            default_name=default_name,
-            keep_open=keep_open,
-        )
-        s = led.session(sid)
-        doc = sheet_doc(led, s)
+    if keep_open and len(files) > 1:
+        raise WiezenError(f"--keep-open leaves one session open: give one file, not {len(files)}")
+    if files.count("-") > 1:
+        raise WiezenError("standard input ('-') can be read once: give '-' once")
+    texts = []
+    for file in files:
+        text = read_input(file, "session file")
+        name = "" if file == "-" else os.path.splitext(os.path.basename(file))[0]
+        texts.append((file, text, name))
+    many = len(files) > 1
+    total = sum(t.count("\n") + 1 for _, t, _ in texts)
+    results: list[tuple[str, int, bool]] = []
+    with ledger.open_ledger(_db(ctx)) as led, progress(total, "recording") as bar:
+        with led.write():  # every file, or none
+            for file, text, name in texts:
+                try:
+                    sid, recorded = led.replay(
+                        text,
+                        lambda spec: rules_from_spec(spec, led.rules_text),
+                        datetime.date.today().isoformat(),
+                        default_name=name,
+                        keep_open=keep_open,
+                        progress=bar.update,
+                    )
+                except WiezenError as e:
+                    if many:
+                        raise WiezenError(f"{'stdin' if file == '-' else file}: {e}; nothing was recorded") from None
+                    raise
+                results.append((file, sid, recorded))
+        docs = [sheet_doc(led, led.session(sid)) for _, sid, _ in results]
     if as_json:
-        echo_json(doc)
+        echo_json(docs if many else docs[0])
         return
-    if not recorded:
-        click.echo(f"already recorded as session {sid}: not recorded again", err=True)
-    click.echo(render_sheet(doc, width=text_width()))
+    for i, ((file, sid, recorded), doc) in enumerate(zip(results, docs)):
+        if i:
+            click.echo()
+        if not recorded:
+            where = f"{file}: " if many else ""
+            click.echo(f"{where}already recorded as session {sid}: not recorded again", err=True)
+        click.echo(render_sheet(doc, width=text_width()))
 
 
 @click.group()

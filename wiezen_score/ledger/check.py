@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.errors import WiezenError
 
@@ -86,12 +86,17 @@ def _fmt_points(d: dict[str, float]) -> str:
     return ", ".join(f"{p} {_pts(v)}" for p, v in d.items()) or "(none)"
 
 
-def check_ledger(conn: sqlite3.Connection) -> CheckResult:
-    """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself."""
+def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None) -> CheckResult:
+    """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself.
+
+    ``progress(done, total)`` is called after each check (for a progress bar)."""
     problems: list[Problem] = []
     counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
-    for step in (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
-                 _search_index, _rescore):
+    steps = (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
+             _search_index, _rescore)
+    for i, step in enumerate(steps):
+        if progress is not None and i:
+            progress(i, len(steps))
         try:
             step(conn, problems, counts)
         except sqlite3.DatabaseError as e:
@@ -101,6 +106,8 @@ def check_ledger(conn: sqlite3.Connection) -> CheckResult:
                 ))
                 break  # every further check would stumble on the same damage
             problems.append(Problem("integrity", f"the {step.__name__.strip('_')} check could not read the ledger: {e}"))
+    if progress is not None:
+        progress(len(steps), len(steps))
     return CheckResult(tuple(problems), counts["sessions"], counts["entries"], counts["voided"], counts["rescored"])
 
 

@@ -21,7 +21,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from collections.abc import Iterator
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import WiezenError
 from .standings import _num
@@ -168,6 +168,7 @@ def write_export(
     until: str | None = None,
     session_id: int | None = None,
     generator: str = "",
+    progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Write the export document to the text stream ``out`` one session at a time (memory stays small however
     long the history). The same JSON as :func:`export_doc`. Returns the number of sessions written."""
@@ -184,6 +185,8 @@ def write_export(
     out.write(' "sessions": [')
     for i, r in enumerate(rows):
         out.write(("," if i else "") + "\n  " + dump(_session_doc(conn, r), "  "))
+        if progress is not None:
+            progress(i + 1, len(rows))
     out.write("\n ]" if rows else "]")
     if _has_precedents(conn):
         out.write(',\n "precedents": ' + dump(_export_precedents(conn, [r[1] for r in rows], session_id, since, until), " "))
@@ -442,7 +445,8 @@ def _differences(here: Mapping[str, Any], there: Mapping[str, Any], keys: Iterab
     return out
 
 
-def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> ImportReport:
+def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
+               progress: Callable[[int, int], None] | None = None) -> ImportReport:
     """Merge an export document into the ledger ``led`` in one write transaction (all or nothing).
 
     Raises WiezenError, with nothing written, when the document is malformed or conflicts with this ledger.
@@ -462,7 +466,14 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False) -> Impor
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
             touched: list[int] = []
             file_seals: dict[int, tuple[Mapping[str, Any], Any]] = {}
+            listed = isinstance(doc["sessions"], list)  # a ledger's sessions come one by one (a generator)
+            sizes = [1 + (len(s["entries"]) if isinstance(s, Mapping) and isinstance(s.get("entries"), list) else 0)
+                     for s in doc["sessions"]] if listed and progress is not None else []  # fmt: skip
+            total, done = sum(sizes), 0
             for i, s in enumerate(doc["sessions"]):
+                if sizes and progress is not None:
+                    progress(done, total)
+                    done += sizes[i]
                 check_session(s, i, seen_sessions, seen_entries)
                 row = conn.execute(f"SELECT {_SESSION_COLS} FROM sessions s WHERE s.uid = ?", (s["uid"],)).fetchone()
                 local = None if row is None else _session_doc(conn, row)

@@ -112,10 +112,10 @@ class Precedent:
     history: tuple[Version, ...] = field(default=())  # every version, oldest first (filled by get())
 
     def item(self) -> dict[str, Any]:
-        """The JSON item of INTERFACE.md."""
+        """The JSON item: every column `precedent list` shows (``origin`` gives its "from" for house rules)."""
         return {
             "id": self.id, "date": self.date, "title": self.title, "ruling": self.ruling, "tags": list(self.tags),
-            "session": self.session_id, "deal": self.entry_no,
+            "session": self.session_id, "deal": self.entry_no, "players": list(self.players), "origin": self.origin,
         }
 
 
@@ -288,10 +288,10 @@ def search(led: Ledger, text: str, limit: int = 50) -> tuple[list[Hit], bool]:
     for any_word in (False, True):
         q = (" OR " if any_word else " ").join(terms)
         rows = led.conn.execute(
-            "SELECT f.rowid, highlight(precedents_fts, 0, ?1, ?2), highlight(precedents_fts, 1, ?1, ?2), "
-            "highlight(precedents_fts, 2, ?1, ?2) FROM precedents_fts f WHERE precedents_fts MATCH ?3 "
-            "ORDER BY bm25(precedents_fts, 10.0, 1.0, 5.0), f.rowid DESC LIMIT ?4",
-            (HL_START, HL_END, q, limit),
+            "SELECT f.rowid, highlight(precedents_fts, 0, ?, ?), highlight(precedents_fts, 1, ?, ?), "
+            "highlight(precedents_fts, 2, ?, ?) FROM precedents_fts f WHERE precedents_fts MATCH ? "
+            "ORDER BY bm25(precedents_fts, 10.0, 1.0, 5.0), f.rowid DESC LIMIT ?",
+            (HL_START, HL_END) * 3 + (q, limit),
         ).fetchall()
         if rows or len(terms) == 1:
             break

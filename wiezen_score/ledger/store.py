@@ -34,6 +34,7 @@ class Ledger:
         self.path = path
         self.readonly = readonly
         self._recording = False
+        self._writing = False  # inside write(): a nested write() joins the transaction
         self.notes: list[str] = []  # what an upgrade of the ledger did, for the user
         existed = os.path.exists(path) and os.path.getsize(path) > 0
         self.conn = _connect(path, readonly)
@@ -176,10 +177,16 @@ class Ledger:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction taken at once (BEGIN IMMEDIATE): all or nothing."""
+        """A write transaction taken at once (BEGIN IMMEDIATE): all or nothing.
+
+        A write() inside another one joins it: the outer one commits (or rolls back) the whole.
+        """
         if self.readonly:
             raise WiezenError(f"the ledger '{self.path}' is open read-only")
         c = self.conn
+        if self._writing:
+            yield c
+            return
         if not self._recording:
             from .chain import install_recorders
 
@@ -189,6 +196,7 @@ class Ledger:
             c.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise db_error(e, self.path) from None
+        self._writing = True
         try:
             yield c
             from .chain import sync
@@ -201,6 +209,8 @@ class Ledger:
             if isinstance(e, sqlite3.Error):
                 raise db_error(e, self.path) from None
             raise
+        finally:
+            self._writing = False
 
     # -- players ------------------------------------------------------------
     def player_id(self, name: str) -> int:
@@ -624,8 +634,11 @@ class Ledger:
         today: str,
         default_name: str = "",
         keep_open: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> tuple[int, bool]:
-        """Record a whole session file in one transaction. Returns (session id, recorded now?)."""
+        """Record a whole session file in one transaction. Returns (session id, recorded now?).
+
+        ``progress(n)`` is called as lines are recorded (n lines at a time), for a progress bar."""
         from ..core.sessionfile import Amend, Header, Undo, parse_line
 
         digest = file_hash(text)
@@ -680,7 +693,9 @@ class Ledger:
             stack: list[tuple[int, int, TableState]] = []  # (no, entry id, state before) of entries that count
             next_no = 1
             deal_players: dict[int, tuple[str, ...]] = {}
-            for lineno, item in lines[body_start:]:
+            for i, (lineno, item) in enumerate(lines[body_start:]):
+                if progress is not None and i % 100 == 99:
+                    progress(100)
                 try:
                     if isinstance(item, Undo):
                         if not stack:

@@ -36,10 +36,12 @@ def csv_safe(value: object) -> Cell:
     Numbers stay numbers (``int`` and ``float`` untouched, negative ones included; a whole ``Fraction``
     becomes an ``int``, another one a ``float``); ``None`` is an empty cell. Text that starts with
     ``= + - @``, a tab, CR or LF (also after leading spaces) gets a leading ``'``, the OWASP advice; text that is
-    just a plain decimal number such as ``-15`` or ``-7.5`` is left as it is.
+    just a plain decimal number such as ``-15`` or ``-7.5`` is left as it is. NUL characters are left out.
     """
     if value is None:
         return ""
+    if isinstance(value, str) and "\x00" in value:
+        value = value.replace("\x00", "")  # a NUL byte: no spreadsheet shows it, and many stop reading there
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, (int, float)):
@@ -55,21 +57,29 @@ def csv_safe(value: object) -> Cell:
     return text
 
 
-def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
+# CSV dialects: (cell separator, decimal mark). "excel-nl" is what a spreadsheet set to Dutch, Flemish,
+# French or German expects: ';' between cells and a decimal comma (0,8182), else it reads numbers as text.
+CSV_DIALECTS = {"excel": (",", "."), "excel-nl": (";", ",")}
+
+
+def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]], dialect: str = "excel") -> str:
     """A CSV document, every cell passed through :func:`csv_safe`.
 
     Text cells are always in double quotes and numbers never are (the OWASP advice, and it keeps a CR or LF
-    inside a name from breaking the row); lines end in ``\\n``.
+    inside a name from breaking the row); lines end in ``\\n``. ``dialect`` is a key of ``CSV_DIALECTS``.
     """
-    import csv
-    import io
+    sep, decimal = CSV_DIALECTS[dialect]
 
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow([csv_safe(h) for h in headers])
-    for row in rows:
-        writer.writerow([csv_safe(c) for c in row])
-    return buf.getvalue()
+    def cell(value: object) -> str:
+        v = csv_safe(value)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            text = repr(v) if isinstance(v, float) else str(v)
+            return text.replace(".", decimal) if decimal != "." else text
+        return '"' + str(v).replace('"', '""') + '"'
+
+    lines = [sep.join(cell(h) for h in headers)]
+    lines += [sep.join(cell(c) for c in row) for row in rows]
+    return "".join(line + "\n" for line in lines)
 
 
 def sparkline(values: Sequence[float]) -> str:
