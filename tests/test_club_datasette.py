@@ -108,3 +108,87 @@ def test_views_exist_in_an_upgraded_old_ledger(tmp_path):
     view = query(old, "SELECT player, points FROM standings")
     assert [(d["player"], d["points"]) for d in cmd] == [(r["player"], r["points"]) for r in view]
     assert len(view) > 0
+
+
+# ------------------------------------------------------------------------------------ a real Datasette
+
+
+def test_column_descriptions_are_short():
+    from wiezen_score.ledger.datasette import datasette_metadata
+
+    for name, t in datasette_metadata("w")["databases"]["w"]["tables"].items():
+        for col, text in t.get("columns", {}).items():
+            assert len(text) <= 40, (name, col, text)  # long ones push the data below the fold
+        assert len(t.get("description", "")) <= 160, name
+
+
+def test_metadata_links_to_the_views_and_queries():
+    from wiezen_score.ledger.datasette import datasette_metadata
+
+    meta = datasette_metadata("wiezen-club")
+    html = meta["description_html"]
+    for target in ("standings", "scoresheet", "rulings", "sheet", "season_standings", "search_precedents"):
+        assert f'href="/wiezen-club/{target}"' in html, target
+    assert set(meta["databases"]["wiezen-club"]["queries"]) == {"sheet", "season_standings", "search_precedents"}
+    tables = meta["databases"]["wiezen-club"]["tables"]
+    assert tables["precedents"]["fts_table"] == tables["rulings"]["fts_table"] == "precedents_fts"
+
+
+@pytest.fixture
+def served(db):
+    """The club ledger with two precedents, and a function that GETs a path from a real Datasette on it."""
+    datasette_app = pytest.importorskip("datasette.app")
+    import asyncio
+
+    ok(db, "precedent", "add", "Renonce in troef", "--ruling", "De overtreder betaalt vijf aan iedereen",
+       "--session", "2", "--deal", "3", "--tag", "renonce")
+    ok(db, "precedent", "add", "Troel met vier azen", "--ruling", "De vierde aas komt uit", "--tag", "troel")
+    meta = json.loads(ok(db, "db", "datasette-metadata").stdout)
+    ds = datasette_app.Datasette([str(db)], metadata=meta, settings={"num_sql_threads": 1})
+
+    def get(path):
+        async def go():
+            r = await ds.client.get(path)
+            return r.status_code, r.text
+
+        return asyncio.run(go())
+
+    return get
+
+
+def test_datasette_search_on_precedents_and_rulings(served):
+    status, text = served("/wiezen-club/rulings.json?_search=overtreder&_shape=array")
+    assert status == 200, text
+    rows = json.loads(text)
+    assert [r["title"] for r in rows] == ["Renonce in troef"]
+    assert rows[0]["ruling"] == "De overtreder betaalt vijf aan iedereen"
+    status, text = served("/wiezen-club/precedents.json?_search=azen&_shape=array")
+    assert status == 200 and [r["id"] for r in json.loads(text)] == [2]
+    # a query with FTS syntax in it is searched as words, not an error
+    status, text = served('/wiezen-club/rulings.json?_search=troel+"AND&_shape=array')
+    assert status == 200, text
+    # the search box is on the page
+    status, html = served("/wiezen-club/rulings")
+    assert status == 200 and 'name="_search"' in html
+
+
+def test_datasette_canned_queries(served):
+    status, text = served("/wiezen-club/sheet.json?session=2&_shape=array")
+    assert status == 200, text
+    rows = json.loads(text)
+    # Week 2 (tests/_club_helpers.py): pas, samen (x2), alleen (undone: it keeps its number), penalty (the next)
+    assert [(r["no"], r["entry"], r["voided"]) for r in rows] == [
+        (1, "pas", 0), (2, "samen 8 mieke+lotte 8", 0), (3, "alleen 6 jan 6", 1), (4, "penalty piet", 0)]
+    assert rows[1]["x"] == 2 and "mieke +16" in rows[1]["points"] and "jan -16" in rows[1]["points"]
+    status, text = served("/wiezen-club/season_standings.json?since=2026-02-01&until=2026-03-31&_shape=array")
+    assert status == 200, text
+    season = {r["player"]: r["points"] for r in json.loads(text)}
+    assert season == {"jan": -11 + 6, "piet": -31 - 2, "mieke": 21 + 4, "lotte": 21 - 8, "bert": 0}
+    status, text = served("/wiezen-club/season_standings.json?since=&until=&_shape=array")
+    assert {r["player"]: r["points"] for r in json.loads(text)}["lotte"] == 42  # blank: every session
+    status, text = served("/wiezen-club/search_precedents.json?q=vierde+aas&_shape=array")
+    assert status == 200 and [r["title"] for r in json.loads(text)] == ["Troel met vier azen"]
+    status, text = served("/wiezen-club/search_precedents.json?q=%22%27t+spel&_shape=array")
+    assert status == 200 and json.loads(text) == []  # quotes and apostrophes are words, not syntax
+    status, html = served("/")
+    assert status == 200 and 'href="/wiezen-club/standings"' in html

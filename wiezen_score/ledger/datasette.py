@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 
 
@@ -14,13 +15,12 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
     t: dict[str, Any] = {
         "standings": {
             "title": "Standings (all sessions)",
-            "description": "Per player over every session: points, evenings, deals played, contracts taken and made "
-            "(as taker), best and worst evening, average per evening. Best first. "
-            "`wiezen standings --since DATE` gives a period.",
+            "description": "Per player over every session, best first. For a season, use the season_standings "
+            "query.",
             "columns": {
                 "player": "Player", "points": "Total points over all sessions", "sessions": "Evenings played",
-                "deals": "Deals played (a player who sat out a deal did not play it)",
-                "taken": "Contracts played as taker (bidder, partner or on miserie)",
+                "deals": "Deals played (not those sat out)",
+                "taken": "Contracts played as taker",
                 "made": "Contracts made as taker", "success_rate": "made / taken (0 to 1)",
                 "best": "Best evening (points)", "worst": "Worst evening (points)", "average": "Average points per evening",
             },
@@ -32,10 +32,10 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "columns": {
                 "session_id": "Session id", "date": "Date of the evening", "session": "Name of the evening",
                 "rules": "House rules", "no": "Entry number on the sheet", "kind": "deal, pass, redeal or penalty",
-                "entry": "The entry as typed (canonical deal line)", "contract": "Contract of a deal",
+                "entry": "The deal line", "contract": "Contract of a deal",
                 "multiplier": "x2 after a rondje pas ...", "dealer": "Who dealt", "player": "Player",
                 "points": "Points of this entry for this player", "taker": "1: bidder, partner or on miserie",
-                "made": "Takers: 1 made, 0 lost", "voided": "1: undone or amended (does not count)",
+                "made": "Takers: 1 made, 0 lost", "voided": "1: undone or amended",
                 "voided_by": "undo or amend", "reason": "Reason (penalties, redeals)", "entry_id": "Entry id",
             },
         },
@@ -51,9 +51,9 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "columns": {
                 "id": "Session id", "uid": "Stable unique id (export/import)", "name": "Name of the evening",
                 "date": "Date", "rules_name": "House rules", "rules_toml": "The house rules as they were (TOML)",
-                "first_dealer": "Seat of the first dealer (0 = first player)", "started_at": "Started (UTC)",
-                "ended_at": "Ended (UTC); empty while open", "source_hash": "Session file it was replayed from (hash)",
-                "plan": "The evening's length: deals N, rounds N or target N (empty: not said)",
+                "first_dealer": "Seat of the first dealer (0-based)", "started_at": "Started (UTC)",
+                "ended_at": "Ended (UTC); empty while open", "source_hash": "Hash of the replayed file",
+                "plan": "Length: deals N, rounds N or target N",
             },
         },
         "seats": {
@@ -65,27 +65,27 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "label_column": "text",
             "columns": {
                 "id": "Entry id", "uid": "Stable unique id (export/import)", "session_id": "Session",
-                "no": "Entry number on the sheet (an amendment keeps it)", "kind": "deal, pass, redeal or penalty",
+                "no": "Number on the sheet", "kind": "deal, pass, redeal or penalty",
                 "text": "Canonical line", "contract": "Contract of a deal", "dealer": "Seat of the dealer",
                 "multiplier": "Multiplier of the deal", "offender_id": "Penalty: the offender",
-                "round": "Penalty: 1 = een rondje geven instead of points", "deal_no": "Penalty: linked deal",
-                "reason": "Reason", "next_dealer": "Seat of the next dealer after this entry",
+                "round": "Penalty: 1 = a round, not points", "deal_no": "Penalty: linked deal",
+                "reason": "Reason", "next_dealer": "Seat of the next dealer",
                 "next_multiplier": "Multiplier of the next played deal", "replaces": "Amendment: the entry it corrects",
                 "created_at": "Recorded (UTC)",
             },
         },
         "entry_points": {
-            "description": "Points per entry and player of the deal in play (who sat out has no row). The column "
-            "points (whole or half points) is half of half, the integer stored: exact in every sum.",
+            "description": "Points per entry and player of the deal in play (who sat out has no row); `half` is "
+            "twice the points, stored exactly.",
             "columns": {
                 "entry_id": "Entry", "player_id": "Player", "half": "Twice the points, an integer",
                 "taker": "1: bidder, partner or on miserie", "made": "Takers: 1 made, 0 lost",
             },
         },
         "seals": {
-            "description": "A session's seals: the first when it ended, one more after each correction made after "
-            "the evening. The seal's code is the session chain's hash at that point (see `wiezen check --seal`).",
-            "columns": {"id": "Seal id", "session_id": "Session", "n": "1 at the end, 2, 3 ... after corrections",
+            "description": "A session's seals: one when it ended, one more after each later correction "
+            "(`wiezen check --seal CODE`).",
+            "columns": {"id": "Seal id", "session_id": "Session", "n": "1 at the end, then 2, 3 ...",
                         "sealed_at": "When (UTC)"},
         },
         "chain": {
@@ -93,8 +93,8 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "`wiezen check` holds every row to its link.",
             "columns": {"seq": "Link number", "kind": "What the link covers", "rid": "Its row id",
                         "sub": "Version number (precedent versions)", "session_id": "Session of the fact",
-                        "hash": "SHA-256 over the previous link and the fact",
-                        "shash": "The session chain's hash (a seal at a seal link)"},
+                        "hash": "SHA-256 of previous link + fact",
+                        "shash": "Session chain hash (seal links)"},
         },
         "voids": {
             "description": "Entries that no longer count: undone, or replaced by an amendment.",
@@ -120,8 +120,10 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "columns": {"session_id": "Session", "player_id": "Player", "points": "Total points"},
         },
         "precedents": {
-            "description": "The precedents log: rulings the table made (the text is in precedent_versions).",
+            "description": "The precedents log: rulings the table made (the text is in precedent_versions; "
+            "the rulings view has both).",
             "label_column": "date",
+            "fts_table": "precedents_fts", "fts_pk": "id", "searchmode": "escaped",
             "columns": {
                 "id": "Precedent id", "uid": "Stable unique id (export/import)", "date": "Day of the ruling",
                 "session_id": "Session it arose from", "entry_no": "Entry number on that sheet",
@@ -136,13 +138,79 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                 "tags": "Tags (JSON list)", "note": "Why it was edited", "edited_at": "When (UTC)",
             },
         },
-        "precedents_fts": {"description": "Full-text index of the current precedents (search it here)."},
+        "rulings": {
+            "title": "Rulings",
+            "description": "Every precedent with its current text, newest first. Search it with the box above.",
+            "fts_table": "precedents_fts", "fts_pk": "id", "searchmode": "escaped",
+            "label_column": "title",
+            "facets": ["origin"],
+            "columns": {
+                "id": "Precedent id", "date": "Day of the ruling", "title": "Title", "ruling": "The ruling",
+                "tags": "Tags (JSON list)", "session_id": "Session it arose from", "entry_no": "Entry on that sheet",
+                "players": "Players involved (JSON list)", "origin": "ruling, penalty or house-rules",
+                "version": "Current version (1 = never edited)",
+            },
+        },
+        "precedents_fts": {"description": "Full-text index of the current precedents (search the rulings view)."},
         **{f"precedents_fts_{x}": {"hidden": True} for x in ("data", "idx", "content", "docsize", "config")},
         "_sqlite_migrations": {"hidden": True},
     }
+    base = "/" + quote(db_name)
     return {
         "title": "wiezen ledger",
-        "description": "Flemish whist (wiezen, kleurenwiezen) scores kept with wiezen. Start with the standings "
-        "and scoresheet views.",
-        "databases": {db_name: {"tables": t}},
+        "description_html": (
+            "Flemish whist (wiezen, kleurenwiezen) scores kept with wiezen. Start with the views: "
+            f'<a href="{base}/standings">standings</a>, <a href="{base}/scoresheet">scoresheet</a> and '
+            f'<a href="{base}/rulings">rulings</a> (searchable); or the queries '
+            f'<a href="{base}/sheet">sheet of a session</a>, <a href="{base}/season_standings">a season\'s '
+            f'standings</a> and <a href="{base}/search_precedents">search precedents</a>.'
+        ),
+        "databases": {db_name: {
+            "description_html": (
+                f'Views: <a href="{base}/standings">standings</a>, <a href="{base}/scoresheet">scoresheet</a>, '
+                f'<a href="{base}/rulings">rulings</a>. Queries: <a href="{base}/sheet">sheet</a>, '
+                f'<a href="{base}/season_standings">season_standings</a>, '
+                f'<a href="{base}/search_precedents">search_precedents</a>.'
+            ),
+            "tables": t,
+            "queries": canned_queries(),
+        }},
+    }
+
+
+def canned_queries() -> dict[str, Any]:
+    """Datasette's canned queries: the sheet of a session, a season's standings, a search of the precedents."""
+    from .standings import _STANDINGS
+
+    # Datasette passes a parameter left blank as '': blank means "no bound", as NULL does for the command line
+    season = _STANDINGS.replace(":since IS NULL", "coalesce(:since, '') = ''").replace(
+        ":until IS NULL", "coalesce(:until, '') = ''")
+    return {
+        "sheet": {
+            "title": "The sheet of a session",
+            "description": "One row per entry (voided ones marked): the points each player got. "
+            "Give the session's id (see the sessions table).",
+            "sql": (
+                "SELECT no, dealer, entry, multiplier AS x, voided, "
+                "group_concat(player || ' ' || CASE WHEN points > 0 THEN '+' ELSE '' END || points, ', ') AS points, "
+                "reason FROM scoresheet WHERE session_id = :session "
+                "GROUP BY entry_id ORDER BY no, entry_id"
+            ),
+        },
+        "season_standings": {
+            "title": "A season's standings",
+            "description": "Per player over the sessions from :since to :until (YYYY-MM-DD, both included; "
+            "blank: no bound), best first.",
+            "sql": season,
+        },
+        "search_precedents": {
+            "title": "Search the precedents",
+            "description": "Every word must occur in the title, the ruling or the tags (accents do not matter).",
+            "sql": (
+                "SELECT r.id, r.date, r.title, r.ruling, r.tags, r.session_id, r.entry_no FROM rulings r "
+                "JOIN precedents_fts f ON f.rowid = r.id "
+                "WHERE precedents_fts MATCH '\"' || replace(replace(replace(trim(:q), '\"', '\"\"'), '  ', ' '), ' ', "
+                "'\" \"') || '\"' ORDER BY bm25(precedents_fts, 10.0, 1.0, 5.0), r.id DESC"
+            ),
+        },
     }

@@ -72,6 +72,22 @@ END;
 )
 
 
+# The current text of every precedent, one row each: what a Datasette user reads and searches (its metadata
+# points ``?_search=`` at precedents_fts, whose rowid is the precedent's id).
+RULINGS_VIEW = """CREATE VIEW rulings AS
+SELECT p.id AS id, p.date AS date, v.title AS title, v.ruling AS ruling, v.tags AS tags, p.session_id AS session_id,
+       p.entry_no AS entry_no, p.players AS players, p.origin AS origin, v.version AS version
+FROM precedents p
+JOIN precedent_versions v ON v.precedent_id = p.id
+ AND v.version = (SELECT max(version) FROM precedent_versions WHERE precedent_id = p.id)
+ORDER BY p.date DESC, p.id DESC"""
+
+
+def m008_rulings_view(db: Any) -> None:
+    """Migration: the ``rulings`` view (each precedent's current text), searchable in Datasette."""
+    db.execute(RULINGS_VIEW)
+
+
 def m002_precedents(db: Any) -> None:
     """Migration: the precedents log (runs inside the migration's transaction)."""
     from .schema import _statements

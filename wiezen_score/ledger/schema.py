@@ -161,7 +161,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
     """
     from .standings import club_views_migration
-    from .precedents import m002_precedents
+    from .precedents import m002_precedents, m008_rulings_view
 
     return [
         ("m001_initial", _m001_initial),
@@ -171,6 +171,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m005_no_replace", _m005_no_replace),
         ("m006_chain", _m006_chain),
         ("m007_evening_length", _m007_evening_length),
+        ("m008_rulings_view", m008_rulings_view),
     ]
 
 
@@ -179,7 +180,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
-    "m007_evening_length",
+    "m007_evening_length", "m008_rulings_view",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
