@@ -336,3 +336,36 @@ def test_an_evening_typed_at_a_terminal(tmp_path):
     assert doc["totals"] == {"jan": 0, "piet": 0, "mieke": -10, "lotte": 10}
     history = hist.read_text(encoding="utf-8").splitlines()
     assert "s 8 m+l 10" in history and "y" not in history  # the confirmations are not kept
+
+
+def test_prompt_toolkit_menu_and_toolbar(tmp_path):
+    """With prompt_toolkit (the [play] extra): a completion menu while typing, a toolbar with the totals."""
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("prompt_toolkit")
+    db = tmp_path / "w.db"
+    env = {**os.environ, "TERM": "xterm", "XDG_DATA_HOME": str(tmp_path), "NO_COLOR": "1"}
+    for k in ("WIEZEN_DB", "WIEZEN_PROMPT", "PROMPT_TOOLKIT_NO_CPR"):
+        env.pop(k, None)
+    c = pexpect.spawn(sys.executable, ["-m", "wiezen_score", "--db", str(db), "play", "--no-history"],
+                      env=env, cwd=str(tmp_path), encoding="utf-8", timeout=20, dimensions=(30, 120))
+
+    def expect(pattern):
+        """Wait for ``pattern``, answering the terminal's cursor-position requests as a terminal does."""
+        while c.expect([pattern, re.escape("\x1b[6n")]) == 1:
+            c.send("\x1b[20;1R")
+
+    try:
+        expect(re.escape("no session: type 'players"))  # the toolbar
+        c.send("players jan piet mieke lotte\r")
+        expect("jan deals first")
+        expect(r"totals: jan 0, piet 0, mieke 0, lotte 0\s+\|\s+next: #1, jan deals")
+        c.send("tro")  # the menu offers troel and troela as it is typed
+        expect("troela")
+        c.send("\t")  # Tab takes the first
+        c.send(" 8 mieke+lotte 9\r")
+        expect(r"totals: jan -16, piet -16, mieke \+16, lotte \+16\s+\|\s+next: #2, piet deals")
+        c.send("quit\r")
+        c.expect(pexpect.EOF)
+    finally:
+        c.close(force=True)
+    assert json.loads(ok(db, "sheet", "--json").stdout)["totals"] == {"jan": -16, "piet": -16, "mieke": 16, "lotte": 16}

@@ -5,8 +5,10 @@ help, quit). Every line that records something is its own transaction, so a reco
 whatever happens to the process afterwards.
 
 Two modes, chosen by whether stdin is a terminal:
-- interactive: a prompt showing the next entry and dealer, readline editing, history and tab completion,
-  coloured errors, and a y/N confirmation before undo, amend and end;
+- interactive: a prompt showing the next entry and dealer, line editing, history and tab completion,
+  coloured errors, and a y/N confirmation before undo, amend and end. With prompt_toolkit installed
+  (``pip install wiezen[play]``) the prompt has a completion menu while typing and a bottom toolbar with
+  the totals and the next dealer; else readline (pyreadline3 on Windows);
 - piped (a file or a script): no prompt, no colour, no confirmation; a bad line is reported on stderr as
   ``Error: line N: ...`` and skipped; the exit status is 1 at the end when any line failed.
 """
@@ -446,6 +448,60 @@ def _setup_readline(table: Table, history: str | None) -> Callable[[], None]:
     return save
 
 
+def toolbar_text(table: Table) -> str:
+    """The bottom toolbar of the prompt_toolkit prompt: the totals and who deals next."""
+    s = table.led.open_session()
+    if s is None:
+        return " no session: type 'players jan piet mieke lotte' to start one; help lists the commands"
+    state, no = table.led.state(s)
+    totals = ", ".join(f"{p} {signed(v)}" for p, v in table.led.totals(s.id).items())
+    x = f", counts x{state.pending}" if state.pending > 1 else ""
+    return f" totals: {totals}  |  next: #{no}, {s.players[state.dealer]} deals{x}"
+
+
+def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], str] | None:
+    """prompt_toolkit's prompt (the optional extra ``wiezen[play]``): a completion menu while typing and a
+    bottom toolbar with the totals and the next dealer. None when it is not installed or the terminal cannot
+    show it (TERM=dumb), or WIEZEN_PROMPT=readline asks for readline."""
+    if os.environ.get("WIEZEN_PROMPT", "").lower() == "readline" or os.environ.get("TERM") == "dumb":
+        return None
+    try:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+    except ImportError:
+        return None
+
+    class LineCompleter(Completer):  # type: ignore[misc]
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            before = document.text_before_cursor
+            start = max(before.rfind(c) for c in " \t+") + 1
+            word = before[start:]
+            try:
+                found = table.candidates(before[:start], word)
+            except Exception:  # completion must never break the prompt
+                found = []
+            for c in found:
+                yield Completion(c, start_position=-len(word), display=c.strip())
+
+    hist: Any = InMemoryHistory()
+    if history:
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(history)), exist_ok=True)
+            hist = FileHistory(history)
+        except OSError:
+            pass  # not writable: the evening goes on without history
+    status = {"text": ""}
+    session: Any = PromptSession(history=hist, completer=LineCompleter(), complete_while_typing=True,
+                                 bottom_toolbar=lambda: status["text"])
+
+    def read(prompt: str) -> str:
+        status["text"] = toolbar_text(table)  # once per line: a redraw must not query the ledger
+        return str(session.prompt(prompt))
+
+    return read
+
+
 def _forget_last_input() -> None:
     """Keep the y/N answers of confirmations out of the history."""
     try:
@@ -478,6 +534,10 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     their abbreviations (s samen, a alleen, t troel, ab abondance, so solo, ss solo-slim, km kleine-miserie,
     gm grote-miserie, om open-miserie, pc piccolo); `help` at the prompt lists everything.
 
+    With prompt_toolkit installed (pip install "wiezen[play]") the prompt shows a completion menu as you
+    type and a toolbar with the totals and the next dealer; otherwise readline (WIEZEN_PROMPT=readline
+    asks for readline anyway).
+
     With stdin from a pipe or a file there is no prompt and no confirmation: each bad line is
     reported on stderr with its line number and skipped, and the exit status is 1 if any line failed.
 
@@ -499,8 +559,14 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     with ledger.open_ledger(_db(ctx)) as led:
         table = Table(led, interactive, last, color)
         finish: Callable[[], None] = lambda: None
+        read_line: Callable[[str], str] = input
         if interactive:
-            finish = _setup_readline(table, None if no_history else (history or default_history()))
+            hist_file = None if no_history else (history or default_history())
+            toolkit = _setup_prompt_toolkit(table, hist_file)
+            if toolkit is not None:
+                read_line = toolkit
+            else:
+                finish = _setup_readline(table, hist_file)
 
             def ask(question: str) -> bool:
                 try:
@@ -522,7 +588,7 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
             while True:
                 if interactive:
                     try:
-                        raw = input(table.prompt())
+                        raw = read_line(table.prompt())
                     except EOFError:
                         click.echo()
                         break
