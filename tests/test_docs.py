@@ -95,6 +95,7 @@ def club(tmp_path_factory):
 RUNS = {
     "calc": ["calc", "samen", "8", "A+B", "9", "--json"],
     "rules list": ["rules", "list", "--json"],
+    "rules diff": ["rules", "diff", "whisthub", "rupelstreek", "--json"],
     "sheet": ["sheet", "--json"],
     "replay": None,
     "explain": ["explain", "1", "--json"],
