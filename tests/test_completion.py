@@ -7,9 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from click.shell_completion import ShellComplete
-
 from _ledger_helpers import ok, start
+from click.shell_completion import ShellComplete
 
 from wiezen_score.cli import cli
 

@@ -10,10 +10,9 @@ import json
 
 import click
 import pytest
-from click.testing import CliRunner
-
 from _club_helpers import TOTALS, WEEK1, WEEK2, WEEK3, record_weeks
 from _ledger_helpers import dump, ok, refused, start, wz
+from click.testing import CliRunner
 
 from wiezen_score.cli import COMMANDS, cli
 

@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-
 from _club_helpers import record_weeks
 from _ledger_helpers import ROOT, ok
 
@@ -48,7 +47,7 @@ def test_reference_has_every_command_and_fails_when_help_changes(monkeypatch):
 def sections() -> dict[str, str]:
     """json.md: heading -> text of the section."""
     out: dict[str, str] = {}
-    for part in re.split(r"^## ", JSON_MD.read_text(encoding="utf-8"), flags=re.M)[1:]:
+    for part in re.split(r"^## ", JSON_MD.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]:
         head, _, body = part.partition("\n")
         for cmd in re.findall(r"`wiezen ([a-z -]+?)(?: --json)?`", head):
             out[cmd.strip()] = body

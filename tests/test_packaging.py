@@ -8,7 +8,6 @@ import sys
 import tarfile
 
 import pytest
-
 from _ledger_helpers import ROOT
 
 try:

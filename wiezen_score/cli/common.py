@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import click
 
 from ..core.errors import WiezenError
 from ..core.rules import PRESETS, HouseRules, parse_rules
-
 
 #: the date forms every date option takes (core/dates.py parse_when)
 DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday = last friday), "
@@ -212,7 +212,7 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
                                                       (out_format, f"--format {out_format}", out_format)) if on]
             if len({f for f, _ in given}) > 1:
                 raise click.UsageError(f"{' and '.join(label for _, label in given)} ask for two outputs: give one")
-            fmt = given[0][0] if given else default
+            fmt: str = (given[0][0] or default) if given else default
             if csv_dialect is not None and fmt != "csv":
                 raise click.UsageError(f"--csv-dialect is for CSV output (--csv or --format csv), not {fmt}")
             return f(*args, output=Output(fmt, csv_dialect or "excel"), **kw)
@@ -245,7 +245,7 @@ class _NoBar:
     def __enter__(self) -> _NoBar:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
 
 
@@ -280,7 +280,7 @@ class LazyProgress:
     def __enter__(self) -> LazyProgress:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 

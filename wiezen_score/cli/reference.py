@@ -7,7 +7,7 @@ tests/test_docs.py fails when a --help changes and docs/cli.md was not regenerat
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import click
 

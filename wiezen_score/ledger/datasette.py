@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-
-
 # ------------------------------------------------------------------------------------- Datasette metadata
 
 
