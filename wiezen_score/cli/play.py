@@ -176,9 +176,7 @@ class Table:
                 self.echo(f"hint: to keep this ruling for next time, type: precedent {item.reason.strip()}: WHAT WAS DECIDED")
 
     def header(self, item: Any, s: Any) -> None:
-        from .. import ledger
         from ..core.dates import parse_when
-        from ..core.deal import resolve_player
         from .common import rules_from_spec
 
         if s is not None:
@@ -199,22 +197,13 @@ class Table:
             self.rules, self.rules_text = rules_from_spec(item.rules, self.led.rules_text)
             self.echo(f"house rules for the next session: {self.rules.name}")
             return
-        names = list(item.players)
-        ledger.check_player_names(names)
-        first = names.index(resolve_player(item.dealer, names)) if item.dealer else 0
         if self.rules is None:
             self.rules, self.rules_text = rules_from_spec("whisthub", self.led.rules_text)
-        if not self.date:
-            import datetime
-
-            self.date = datetime.date.today().isoformat()
-        with self.led.write():
-            names = [self.led.known_player_name(n) for n in names]
-            sid = self.led.start_session(names, self.rules.name, self.rules_text, first, self.name, self.date,
-                                         plan=self.plan.text if self.plan else None)
+        s = self.led.begin(item.players, self.rules, self.rules_text, item.dealer, self.name, self.date,
+                           plan=self.plan.text if self.plan else None)
+        sid, names, first = s.id, s.players, s.first_dealer
         plan = self.plan
         self.name, self.date, self.rules, self.rules_text, self.plan = "", "", None, "", None
-        s = self.led.session(sid)
         self.echo(f"session {sid} started: {', '.join(names)} under the house rules {s.rules_name}; "
                   f"{names[first]} deals first" + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
         self.show(s)

@@ -105,22 +105,18 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     import datetime
 
     from ..core.dates import parse_when
-    from ..core.deal import resolve_player
     from .common import rules_from_spec
 
     from ..core.evening import make_plan
 
     plan = make_plan(deals, rounds, target)
     names = [p.strip() for p in players.split(",")]
-    ledger.check_player_names(names)
-    first = names.index(resolve_player(dealer, names)) if dealer else 0
-    today = datetime.date.today()
-    day = (parse_when(date_, today) if date_ else today).isoformat()
+    ledger.session_setup(names, dealer, "")  # bad names or dealer: refused before the ledger opens
+    day = parse_when(date_, datetime.date.today()).isoformat() if date_ else ""
     with ledger.open_ledger(_db(ctx)) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
-        with led.write():
-            names = [led.known_player_name(n) for n in names]
-            sid = led.start_session(names, rules.name, text, first, name, day, plan=plan.text if plan else None)
+        s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None)
+    names, sid, first = list(s.players), s.id, s.first_dealer
     click.echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first"
                + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
 

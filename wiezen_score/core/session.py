@@ -205,6 +205,68 @@ def apply(
     raise WiezenError(f"unknown entry kind '{e.kind}' (known: {', '.join(KINDS)})")
 
 
+class Fold:
+    """The one fold: entries applied in order to a running table state.
+
+    Recording one entry (resumed from the state the ledger stored), replaying a session file, amending,
+    explaining and `wiezen check` all score through :meth:`step`; :meth:`undo` takes back the last step
+    (a session file's ``undo``), :meth:`resync` goes on from a stored state after an entry that could not
+    be re-scored (check).
+    """
+
+    def __init__(
+        self,
+        rules: HouseRules,
+        players: Sequence[str],
+        state: TableState | None = None,
+        deal_players: Mapping[int, Sequence[str]] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players = tuple(players)
+        self.state = state if state is not None else TableState(0, 1)
+        self.deal_players: dict[int, tuple[str, ...]] = {k: tuple(v) for k, v in (deal_players or {}).items()}
+        self.totals: dict[str, Points] = {p: 0 for p in self.players}
+        self.rounds: dict[str, int] = {p: 0 for p in self.players}
+        self._stack: list[tuple[int, TableState, Scored]] = []
+
+    def score(self, e: EntryInput) -> Scored:
+        """Entry ``e`` scored at the current state, without taking the step."""
+        return apply(e, self.rules, self.players, self.state, self.deal_players)
+
+    def step(self, no: int, e: EntryInput) -> Scored:
+        """Score entry number ``no`` and move the state past it."""
+        return self.take(no, self.score(e))
+
+    def take(self, no: int, s: Scored) -> Scored:
+        """Move past an entry scored by :meth:`score`."""
+        if s.kind == "deal":
+            self.deal_players[no] = tuple(s.points)
+        for p, v in s.points.items():
+            self.totals[p] = self.totals.get(p, 0) + v
+        if s.kind == "penalty" and s.round:
+            self.rounds[s.offender] = self.rounds.get(s.offender, 0) + 1
+        self._stack.append((no, self.state, s))
+        self.state = s.after
+        return s
+
+    def undo(self) -> int:
+        """Take back the last step; returns its entry number. Raises when there is none."""
+        if not self._stack:
+            raise WiezenError("nothing to undo")
+        no, before, s = self._stack.pop()
+        if s.kind == "deal":
+            self.deal_players.pop(no, None)
+        for p, v in s.points.items():
+            self.totals[p] -= v
+        if s.kind == "penalty" and s.round:
+            self.rounds[s.offender] -= 1
+        self.state = before
+        return no
+
+    def resync(self, state: TableState) -> None:
+        self.state = state
+
+
 @dataclass(frozen=True)
 class FoldResult:
     scored: tuple[Scored, ...]
@@ -220,22 +282,11 @@ def fold(
     first_dealer: int = 0,
 ) -> FoldResult:
     """Score a whole history of (entry number, entry) pairs, in order. Raises on the first bad entry."""
-    state = TableState(first_dealer, 1)
+    f = Fold(rules, players, TableState(first_dealer, 1))
     out: list[Scored] = []
-    totals: dict[str, Points] = {p: 0 for p in players}
-    rounds: dict[str, int] = {p: 0 for p in players}
-    deal_players: dict[int, tuple[str, ...]] = {}
     for no, e in entries:
         try:
-            s = apply(e, rules, players, state, deal_players)
+            out.append(f.step(no, e))
         except WiezenError as err:
             raise WiezenError(f"entry {no}: {err}") from None
-        if s.kind == "deal":
-            deal_players[no] = tuple(s.points)
-        for p, v in s.points.items():
-            totals[p] += v
-        if s.kind == "penalty" and s.round:
-            rounds[s.offender] += 1
-        out.append(s)
-        state = s.after
-    return FoldResult(tuple(out), state, totals, rounds)
+    return FoldResult(tuple(out), f.state, f.totals, f.rounds)

@@ -17,6 +17,7 @@ from .rows import EntryRow, SessionInfo, _num, _rules_cache, new_uid, now, store
 from .schema import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations, _statements, append_only
 from .store import (
     Ledger, added_rules, check_player_names, file_hash, open_ledger, peek_open_session, rules_lookup,
+    session_setup,
 )
 
 __all__ = [
@@ -24,5 +25,5 @@ __all__ = [
     "_connect", "_migration_list", "_migrations", "_num", "_rules_cache", "_statements", "added_rules",
     "append_only", "check_player_names", "db_error", "default_path", "existing_db_path", "file_hash",
     "migration_backups", "new_uid", "now", "open_ledger", "peek_open_session", "remove_ledger_files",
-    "resolve_path", "rules_lookup", "stored_input",
+    "resolve_path", "rules_lookup", "session_setup", "stored_input",
 ]

@@ -30,10 +30,12 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
+from .rows import insert_seal
+
 GENESIS = "wiezen-chain-1"
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
 SESSION_KINDS = ("session", "entry", "void", "seal")
-POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 2x, an integer)
 
 # (kind, table, the expression of the link's rid, of its sub) for the head rows
 HEADS: tuple[tuple[str, str, str, str], ...] = (
@@ -319,12 +321,12 @@ def sync(conn: sqlite3.Connection, now: str) -> None:
         sealed = conn.execute("SELECT max(n) FROM seals WHERE session_id = ?", (sid,)).fetchone()[0]
         if sealed and last and last[0] != "seal":
             # a session that has a seal and was written to after it: a correction, which gets a new seal
-            conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, ?, ?)", (sid, sealed + 1, now))
+            insert_seal(conn, sid, sealed + 1, now)
         elif not sealed:
             # ended in this transaction (a replayed file, an import) without its seal: sealed at its end
             ended = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (sid,)).fetchone()
             if ended and ended[0] is not None:
-                conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, 1, ?)", (sid, ended[0]))
+                insert_seal(conn, sid, 1, ended[0])
     rest = conn.execute("SELECT kind, rid, sub FROM chain_pending ORDER BY n").fetchall()
     conn.execute("DELETE FROM chain_pending")
     _append(conn, facts, [(str(k), int(r), int(s)) for k, r, s in rest])
@@ -342,8 +344,7 @@ def chain_everything(conn: sqlite3.Connection) -> int:
         items.append(("session", sid, 0))
         items += [(kind, eid, 0) for kind, eid in _recorded_order(conn, sid)]
         if ended is not None:
-            cur = conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, 1, ?)", (sid, ended))
-            items.append(("seal", int(cur.lastrowid or 0), 0))
+            items.append(("seal", insert_seal(conn, sid, 1, ended), 0))
             sealed += 1
     items += [("precedent", i, 0) for (i,) in conn.execute("SELECT id FROM precedents ORDER BY id")]
     items += [("version", p, v) for p, v in conn.execute(

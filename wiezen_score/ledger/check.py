@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..core.errors import WiezenError
+from .rows import COUNTS
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
 NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
@@ -263,7 +264,7 @@ def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, 
             how = "is not voided" if action is None else f"is voided by {action}" + (f" (entry id {by})" if by else "")
             problems.append(Problem("chain", f"replaces entry id {rep}, but that entry {how}", sid, no, eid))
     for sid, no, n in conn.execute(
-        "SELECT e.session_id, e.no, count(*) FROM entries e WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+        f"SELECT e.session_id, e.no, count(*) FROM entries e WHERE {COUNTS} "
         "GROUP BY e.session_id, e.no HAVING count(*) > 1 ORDER BY e.session_id, e.no"
     ):
         problems.append(Problem("chain", f"{n} entries that count share this number (one should void the other)", sid, no))
@@ -275,7 +276,7 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
         return
     for sid, name, cached, summed in conn.execute(
         "WITH summed AS (SELECT e.session_id AS sid, ep.player_id AS pid, sum(ep.points) AS pts FROM entry_points ep "
-        "  JOIN entries e ON e.id = ep.entry_id WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+        f"  JOIN entries e ON e.id = ep.entry_id WHERE {COUNTS} "
         "  GROUP BY e.session_id, ep.player_id), "
         "keys AS (SELECT sid, pid FROM summed UNION SELECT session_id, player_id FROM session_totals) "
         "SELECT k.sid, coalesce(p.name, 'player id ' || k.pid), coalesce(t.points, 0), coalesce(s.pts, 0) FROM keys k "
@@ -310,7 +311,7 @@ def _rescore(
     conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
 ) -> None:
     from ..core.rules import parse_rules
-    from ..core.session import TableState, apply
+    from ..core.session import Fold, TableState
     from .rows import stored_input
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
@@ -347,7 +348,7 @@ def _rescore(
         strangers: dict[int, list[int]] = {}
         for eid, pid, v, taker, made in conn.execute(
             "SELECT ep.entry_id, ep.player_id, ep.points, ep.taker, ep.made FROM entry_points ep JOIN entries e "
-            "ON e.id = ep.entry_id WHERE e.session_id = ? AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+            f"ON e.id = ep.entry_id WHERE e.session_id = ? AND {COUNTS} "
             "ORDER BY ep.entry_id, ep.player_id",
             (sid,),
         ):
@@ -357,13 +358,12 @@ def _rescore(
             points.setdefault(eid, {})[names[pid]] = float(v)
             if taker:
                 takers.setdefault(eid, {})[names[pid]] = bool(made)
-        state = TableState(first_dealer, 1)
-        deal_players: dict[int, tuple[str, ...]] = {}
+        fold = Fold(rules, players, TableState(first_dealer, 1))
         order = {p: i for i, p in enumerate(players)}
         for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason, nd, nm) in conn.execute(
             "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
             "e.reason, e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
-            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no, e.id",
+            f"AND {COUNTS} ORDER BY e.no, e.id",
             (sid,),
         ):
             counts["rescored"] += 1
@@ -376,11 +376,11 @@ def _rescore(
                 bool(round_), reason or "", deal_no,
             )
             try:
-                sc = apply(e, rules, players, state, deal_players)
+                sc = fold.score(e)
             except WiezenError as err:
                 problems.append(Problem("rescore", f"'{text}' cannot be re-scored: {err}", sid, no, eid))
                 if 0 <= nd < len(players) and nm >= 1:
-                    state = TableState(nd, nm)  # go on from what the ledger says the state was
+                    fold.resync(TableState(nd, nm))  # go on from what the ledger says the state was
                 continue
             except Exception as err:  # noqa: BLE001 - data the scorer never wrote can break it in any way
                 problems.append(Problem("rescore", f"'{text}' cannot be re-scored ({type(err).__name__}: {err})", sid, no, eid))
@@ -410,10 +410,8 @@ def _rescore(
                 )
             if diffs:
                 problems.append(Problem("rescore", "stored " + "; ".join(diffs), sid, no, eid))
-            if sc.kind == "deal":
-                deal_players[no] = tuple(sc.points)
-            state = sc.after
-        _rescore_voided(conn, problems, counts, sid, rules, players, names, deal_players)
+            fold.take(no, sc)
+        _rescore_voided(conn, problems, counts, sid, rules, players, names, fold.deal_players)
 
 
 def _rescore_voided(
@@ -422,7 +420,7 @@ def _rescore_voided(
 ) -> None:
     """A voided entry no longer counts, but it was recorded by the command line all the same: re-scored from its
     deal line at the dealer and doubling it names, it must give what it stores (no 1e300 points in the bin)."""
-    from ..core.session import TableState, apply
+    from ..core.session import Fold, TableState
     from .rows import stored_input
 
     points: dict[int, dict[str, float]] = {}
@@ -445,7 +443,7 @@ def _rescore_voided(
         e = stored_input(str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
                          bool(round_), reason or "", deal_no)
         try:
-            sc = apply(e, rules, players, TableState(dealer, mult if kind == "deal" else 1), deal_players)
+            sc = Fold(rules, players, TableState(dealer, mult if kind == "deal" else 1), deal_players).score(e)
         except WiezenError as err:
             problems.append(Problem("rescore", f"voided, and '{text}' cannot be re-scored: {err}", sid, no, eid))
             continue

@@ -24,6 +24,10 @@ from collections.abc import Iterator
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import WiezenError
+from .rows import (
+    COUNTS, NewEntry, end_session_row, half_points, insert_entry, insert_precedent, insert_precedent_version,
+    insert_seal, insert_session, insert_void,
+)
 from .standings import _num
 
 EXPORT_FORMAT = "wiezen-export"
@@ -526,7 +530,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 report.voids += voids
                 ended = local["ended_at"] is None and s["ended_at"] is not None
                 if ended:
-                    conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (s["ended_at"], sid))
+                    end_session_row(conn, sid, s["ended_at"])
                     report.ended += 1
                     if open_row and open_row[0] == sid:
                         open_row = None
@@ -538,8 +542,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                     report.unchanged += 1
             for sid in touched:
                 dup = conn.execute(
-                    "SELECT e.no FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
-                    "(SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY e.no HAVING count(*) > 1 LIMIT 1",
+                    f"SELECT e.no FROM entries e WHERE e.session_id = ? AND {COUNTS} GROUP BY e.no HAVING count(*) > 1 LIMIT 1",
                     (sid,),
                 ).fetchone()
                 if dup:
@@ -625,18 +628,11 @@ def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[
             f"(session {open_row[0]}): end one of them (`wiezen session end`), then import again"
         )
         return None
-    pids = _player_ids(led, s["players"])
-    cur = conn.execute(
-        "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
-        "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (s["uid"], s["name"], s["date"], s["rules_name"], s["rules_toml"], s["first_dealer"], s["started_at"],
-         s["ended_at"], s["source_hash"], s.get("plan")),
+    return insert_session(
+        conn, uid=s["uid"], name=s["name"], date=s["date"], rules_name=s["rules_name"], rules_toml=s["rules_toml"],
+        first_dealer=s["first_dealer"], started_at=s["started_at"], ended_at=s["ended_at"],
+        source_hash=s["source_hash"], player_ids=_player_ids(led, s["players"]), plan=s.get("plan"),
     )
-    sid = int(cur.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)", [(sid, i, p) for i, p in enumerate(pids)]
-    )
-    return sid
 
 
 def _add_entries(
@@ -650,8 +646,6 @@ def _add_entries(
     """Insert ``entries`` (in file order) into session ``sid``, then their voids and ``extra_voids``.
 
     Returns the numbers of entries and voids added."""
-    from .store import half_points
-
     conn = led.conn
     seats = {name.casefold(): pid for name, pid in conn.execute(
         "SELECT p.name, p.id FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,)
@@ -674,22 +668,16 @@ def _add_entries(
         except WiezenError as err:
             conflicts.append(f"{_session_label(s)}, entry #{e['no']} ({e['uid'][:8]}): {err}")
             return
-        cur = conn.execute(
-            "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
-            "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (e["uid"], sid, e["no"], e["kind"], e["text"], e["contract"], e["dealer"], e["multiplier"],
-             seats[e["offender"].casefold()] if e["offender"] else None, int(e["round"]), e["deal_no"], e["reason"],
-             e["next_dealer"], e["next_multiplier"], replaces, e["created_at"]),
-        )
-        eid = int(cur.lastrowid or 0)
+        tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
+        eid = insert_entry(conn, NewEntry(
+            uid=e["uid"], session_id=sid, no=e["no"], kind=e["kind"], text=e["text"], contract=e["contract"],
+            dealer=e["dealer"], multiplier=e["multiplier"],
+            offender_id=seats[e["offender"].casefold()] if e["offender"] else None, round=bool(e["round"]),
+            deal_no=e["deal_no"], reason=e["reason"], next_dealer=e["next_dealer"],
+            next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"],
+            halves=[(seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(e["points"], halves)],
+        ))
         local_id[e["uid"]] = eid
-        tk = {p.casefold(): m for p, m in e["takers"].items()}
-        conn.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
-            [(eid, seats[p.casefold()], h, int(p.casefold() in tk),
-              int(tk[p.casefold()]) if p.casefold() in tk else None) for p, h in zip(e["points"], halves)],
-        )
         added += 1
 
     def add_void(e: Mapping[str, Any]) -> None:
@@ -701,10 +689,7 @@ def _add_entries(
         if v["by"] is not None and by is None:
             conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} is voided by an entry that is not here")
             return
-        conn.execute(
-            "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
-            (local_id[e["uid"]], v["action"], by, v["reason"], v["created_at"]),
-        )
+        insert_void(conn, local_id[e["uid"]], v["action"], by, v["reason"], v["created_at"])
         voids += 1
 
     new_entries = {e["uid"]: e for e in entries}
@@ -725,7 +710,7 @@ def _add_entries(
             add_void(new_voids.pop(ref))
         elif kind == "seal" and ref in new_seals:
             x = new_seals.pop(ref)
-            conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, ?, ?)", (sid, x["n"], x["sealed_at"]))
+            insert_seal(conn, sid, x["n"], x["sealed_at"])
     # what the history does not name comes last (its seals, computed here, will not fit those of the file)
     for e in entries:
         if e["uid"] in new_entries:
@@ -791,13 +776,10 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
         ).fetchone()
         have: list[dict[str, Any]] = []
         if here is None:
-            cur = conn.execute(
-                "INSERT INTO precedents (uid, date, session_id, entry_no, entry_id, players, origin, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (p["uid"], p["date"], session_id, p["entry_no"], entry_id, json.dumps(p["players"], ensure_ascii=False),
-                 p["origin"], p["created_at"]),
+            pid = insert_precedent(
+                conn, uid=p["uid"], date=p["date"], session_id=session_id, entry_no=p["entry_no"], entry_id=entry_id,
+                players=p["players"], origin=p["origin"], created_at=p["created_at"],
             )
-            pid = int(cur.lastrowid or 0)
             added += 1
         else:
             pid = here[0]
@@ -820,12 +802,7 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             conflicts.append(f"{w} was edited differently here")
             continue
         for v in vs[len(have):]:
-            conn.execute(
-                "INSERT INTO precedent_versions (precedent_id, version, title, ruling, tags, note, edited_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (pid, v["version"], v["title"], v["ruling"], json.dumps(v["tags"], ensure_ascii=False), v["note"],
-                 v["edited_at"]),
-            )
+            insert_precedent_version(conn, pid, v["version"], v["title"], v["ruling"], v["tags"], v["note"], v["edited_at"])
             if here is not None:
                 added += 1
     return added

@@ -404,7 +404,7 @@ def _add(
     led: Ledger, title: str, ruling: str, date: str, tags: tuple[str, ...], session_id: int | None,
     entry_no: int | None, players: Sequence[str], origin: str,
 ) -> int:
-    from .rows import new_uid, now
+    from .rows import insert_precedent, insert_precedent_version, new_uid, now
 
     s = None
     entry_id = None
@@ -418,19 +418,12 @@ def _add(
             raise WiezenError(f"no entry {entry_no} in session {s.id} (see `wiezen sheet --session {s.id}`)")
         entry_id = next((r.id for r in rows if not r.voided), rows[-1].id)
     names = _resolve_players(led, players, s)
-    c = led.conn
     ts = now()
-    cur = c.execute(
-        "INSERT INTO precedents (uid, date, session_id, entry_no, entry_id, players, origin, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (new_uid(), date, session_id, entry_no, entry_id, json.dumps(list(names), ensure_ascii=False), origin, ts),
+    pid = insert_precedent(
+        led.conn, uid=new_uid(), date=date, session_id=session_id, entry_no=entry_no, entry_id=entry_id,
+        players=names, origin=origin, created_at=ts,
     )
-    pid = int(cur.lastrowid or 0)
-    c.execute(
-        "INSERT INTO precedent_versions (precedent_id, version, title, ruling, tags, note, edited_at) "
-        "VALUES (?, 1, ?, ?, ?, '', ?)",
-        (pid, title, ruling, json.dumps(list(tags), ensure_ascii=False), ts),
-    )
+    insert_precedent_version(led.conn, pid, 1, title, ruling, tags, "", ts)
     return pid
 
 
@@ -443,7 +436,7 @@ def edit(
     note: str = "",
 ) -> tuple[int, int]:
     """A new version of precedent ``pid`` (the earlier text stays). Returns (id, new version number)."""
-    from .rows import now
+    from .rows import insert_precedent_version, now
 
     new_title = clean_title(title) if title is not None else None
     new_ruling = clean_ruling(ruling) if ruling is not None else None
@@ -456,11 +449,7 @@ def edit(
         if (t, r, g) == (cur.title, cur.ruling, cur.tags):
             raise WiezenError(f"precedent {pid} already reads like that: nothing changed, nothing was recorded")
         version = cur.version + 1
-        c.execute(
-            "INSERT INTO precedent_versions (precedent_id, version, title, ruling, tags, note, edited_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (pid, version, t, r, json.dumps(list(g), ensure_ascii=False), note.strip(), now()),
-        )
+        insert_precedent_version(c, pid, version, t, r, g, note.strip(), now())
     return pid, version
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
@@ -92,3 +93,140 @@ def _num(v: float) -> Points:
     from fractions import Fraction
 
     return Fraction(v)
+
+
+# --------------------------------------------------------------------------------------------------------
+# The one statement per table that writes it: recording, replay, amend, import and the precedents log all
+# write through these functions (and through nothing else).
+
+POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 2x, an integer)
+
+
+def half_points(v: Any) -> int:
+    """Points as stored: twice their value, an integer (whole or half points, exactly)."""
+    from fractions import Fraction
+
+    from ..core.errors import WiezenError
+
+    two = Fraction(v) * 2
+    if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
+        raise WiezenError(f"{float(v):g} points cannot be recorded: whole or half points, at most {POINTS_BOUND:,}")
+    return int(two)
+
+
+COUNTS = "NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)"
+"""The condition that an entry (aliased ``e``) counts: no row in ``voids`` voids it."""
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """An entry row as it is written, with its points: ``halves`` is (player id, twice the points, made) per
+    player of the deal (see :func:`half_points`), ``made`` None for a player who did not take the contract."""
+
+    uid: str
+    session_id: int
+    no: int
+    kind: str
+    text: str
+    contract: str | None
+    dealer: int
+    multiplier: int
+    offender_id: int | None
+    round: bool
+    deal_no: int | None
+    reason: str
+    next_dealer: int
+    next_multiplier: int
+    replaces: int | None
+    created_at: str
+    halves: Sequence[tuple[int, int, bool | None]]
+
+
+def insert_player(conn: sqlite3.Connection, name: str) -> int:
+    cur = conn.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (name, now()))
+    return int(cur.lastrowid or 0)
+
+
+def insert_house_rules(conn: sqlite3.Connection, name: str, toml: str, reason: str) -> None:
+    conn.execute("INSERT INTO house_rules (name, toml, reason, added_at) VALUES (?, ?, ?, ?)", (name, toml, reason, now()))
+
+
+def insert_session(
+    conn: sqlite3.Connection, *, uid: str, name: str, date: str, rules_name: str, rules_toml: str, first_dealer: int,
+    started_at: str, ended_at: str | None, source_hash: str | None, player_ids: Sequence[int], plan: str | None = None,
+) -> int:
+    """A session and its seats (player ids in seat order); ``plan``: the evening's length (core/evening.py)."""
+    cur = conn.execute(
+        "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
+        "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, plan),
+    )
+    sid = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)", [(sid, i, p) for i, p in enumerate(player_ids)]
+    )
+    return sid
+
+
+def end_session_row(conn: sqlite3.Connection, session_id: int, ended_at: str) -> None:
+    conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at, session_id))
+
+
+def insert_entry(conn: sqlite3.Connection, e: NewEntry) -> int:
+    """An entry and its points rows; returns the entry's row id."""
+    cur = conn.execute(
+        "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
+        "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            e.uid, e.session_id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, int(e.round),
+            e.deal_no, e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at,
+        ),
+    )
+    eid = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
+        [(eid, pid, h, int(made is not None), None if made is None else int(made)) for pid, h, made in e.halves],
+    )
+    return eid
+
+
+def insert_void(
+    conn: sqlite3.Connection, entry_id: int, action: str, by_entry: int | None, reason: str, created_at: str | None = None
+) -> None:
+    conn.execute(
+        "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+        (entry_id, action, by_entry, reason, created_at or now()),
+    )
+
+
+def insert_seal(conn: sqlite3.Connection, session_id: int, n: int, sealed_at: str) -> int:
+    cur = conn.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, ?, ?)", (session_id, n, sealed_at))
+    return int(cur.lastrowid or 0)
+
+
+def insert_precedent(
+    conn: sqlite3.Connection, *, uid: str, date: str, session_id: int | None, entry_no: int | None,
+    entry_id: int | None, players: Sequence[str], origin: str, created_at: str,
+) -> int:
+    import json
+
+    cur = conn.execute(
+        "INSERT INTO precedents (uid, date, session_id, entry_no, entry_id, players, origin, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (uid, date, session_id, entry_no, entry_id, json.dumps(list(players), ensure_ascii=False), origin, created_at),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def insert_precedent_version(
+    conn: sqlite3.Connection, precedent_id: int, version: int, title: str, ruling: str, tags: Sequence[str],
+    note: str, edited_at: str,
+) -> None:
+    import json
+
+    conn.execute(
+        "INSERT INTO precedent_versions (precedent_id, version, title, ruling, tags, note, edited_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (precedent_id, version, title, ruling, json.dumps(list(tags), ensure_ascii=False), note, edited_at),
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from .rows import COUNTS
+
 
 
 # ---------------------------------------------------------------------------------------------- standings
@@ -59,8 +61,8 @@ SELECT e.session_id AS session_id, ep.player_id AS player_id, total(ep.points) A
        sum(e.kind = 'deal') AS deals, sum(e.kind = 'deal' AND ep.taker = 1) AS taken,
        sum(e.kind = 'deal' AND ep.taker = 1 AND ep.made = 1) AS made
 FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
-WHERE e.session_id IN ({sessions}) AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)
-GROUP BY e.session_id, ep.player_id"""
+WHERE e.session_id IN ({sessions}) AND %s
+GROUP BY e.session_id, ep.player_id""" % COUNTS
 
 # Every seat of the selected sessions (a player at the table who has no entry yet has an evening of 0).
 _EVENINGS = """

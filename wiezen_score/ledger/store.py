@@ -5,29 +5,27 @@ from __future__ import annotations
 import os
 import sqlite3
 from contextlib import contextmanager
+from datetime import date as Date
 from datetime import datetime
 from typing import Any, Callable, Iterator, Sequence
 
 from ..core.errors import WiezenError
 from ..core.rules import HouseRules
 from ..core.scoring import Points
-from ..core.session import EntryInput, Scored, TableState, apply, fold, queue_state, queued_after
+from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
 from .connection import APP_ID, _connect, db_error
 from .paths import existing_db_path, resolve_path
-from .rows import EntryRow, SessionInfo, _num, new_uid, now
+from .rows import (
+    COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entry, insert_house_rules,
+    insert_player, insert_seal, insert_session, insert_void, new_uid, now,
+)
+
+__all__ = ["Ledger", "half_points", "open_ledger", "session_setup"]
+
+
+
 from .schema import SCHEMA_VERSION, _migrations
 
-
-def half_points(v: Any) -> int:
-    """Points as stored: twice their value, an integer (whole or half points, exactly)."""
-    from fractions import Fraction
-
-    from .chain import POINTS_BOUND
-
-    two = Fraction(v) * 2
-    if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
-        raise WiezenError(f"{float(v):g} points cannot be recorded: whole or half points, at most {POINTS_BOUND:,}")
-    return int(two)
 
 class Ledger:
     def __init__(self, path: str, readonly: bool = False) -> None:
@@ -217,8 +215,7 @@ class Ledger:
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
         if row:
             return int(row[0])
-        cur = self.conn.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (name, now()))
-        return int(cur.lastrowid or 0)
+        return insert_player(self.conn, name)
 
     def known_player_name(self, name: str) -> str:
         """The spelling a player was first recorded with (names match case-insensitively)."""
@@ -244,10 +241,7 @@ class Ledger:
             old = self.rules_text(name)
             if old == text:
                 return f"house rules '{name}' are already added, unchanged"
-            c.execute(
-                "INSERT INTO house_rules (name, toml, reason, added_at) VALUES (?, ?, ?, ?)",
-                (name, text, reason or "", now()),
-            )
+            insert_house_rules(c, name, text, reason or "")
             pid = self._on_rules_added(name, old, text, reason)
         if old is None:
             return f"added house rules '{name}'"
@@ -322,35 +316,53 @@ class Ledger:
         uid: str | None = None,
         plan: str | None = None,
     ) -> int:
-        """Insert a session (inside a write transaction). ``plan``: the evening's length (core/evening.py)."""
+        """Insert a session (inside a write transaction); players are named as first recorded. ``plan``: the
+        evening's length (core/evening.py)."""
         if not closed and self.open_session() is not None:
             s = self.open_session()
             assert s is not None
             raise WiezenError(
                 f"session {s.id} ({s.name or s.date}) is still open: end it first with `wiezen session end`"
             )
-        c = self.conn
         ts = now()
-        cur = c.execute(
-            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
-            "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (uid or new_uid(), name, date, rules_name, rules_toml, first_dealer, ts, ts if closed else None, source_hash,
-             plan),
+        return insert_session(
+            self.conn, uid=uid or new_uid(), name=name, date=date, rules_name=rules_name, rules_toml=rules_toml,
+            first_dealer=first_dealer, started_at=ts, ended_at=ts if closed else None, source_hash=source_hash,
+            player_ids=[self.player_id(self.known_player_name(p)) for p in players], plan=plan,
         )
-        sid = int(cur.lastrowid or 0)
-        for seat, p in enumerate(players):
-            c.execute(
-                "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)", (sid, seat, self.player_id(p))
-            )
-        return sid
+
+    def begin(
+        self,
+        players: Sequence[str],
+        rules: HouseRules,
+        rules_text: str,
+        dealer: str | None = None,
+        name: str = "",
+        date: str = "",
+        source_hash: str | None = None,
+        closed: bool = False,
+        plan: str | None = None,
+    ) -> SessionInfo:
+        """Start a session: the one way `session start`, `play` and `replay` open one.
+
+        Checks the names, finds the first dealer, reads the date (today when empty) and writes the session,
+        in the write transaction that is open, else in its own.
+        """
+        names, first, day = session_setup(players, dealer, date)
+        if self.conn.in_transaction:
+            sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan)
+        else:
+            with self.write():
+                sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan)
+        return self.session(sid)
 
     def end_session(self) -> SessionInfo:
         """End the open session and seal it (see :meth:`seals`)."""
         with self.write() as c:
             s = self.require_open()
             ts = now()
-            c.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ts, s.id))
-            c.execute("INSERT INTO seals (session_id, n, sealed_at) VALUES (?, 1, ?)", (s.id, ts))
+            end_session_row(c, s.id, ts)
+            insert_seal(c, s.id, 1, ts)
         return s
 
     def seals(self, session_id: int) -> list[Any]:
@@ -380,7 +392,7 @@ class Ledger:
             "(SELECT group_concat(name, ',') FROM (SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id "
             "  WHERE st.session_id = s.id ORDER BY st.seat)) AS players, "
             "(SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.kind = 'deal' "
-            "  AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)) AS deals "
+            f"  AND {COUNTS}) AS deals "
             "FROM sessions s WHERE (? IS NULL OR s.date >= ?) AND (? IS NULL OR s.date <= ?) "
             "ORDER BY s.date DESC, s.id DESC"
         )
@@ -415,7 +427,7 @@ class Ledger:
         tail: list[tuple[str, int, int]] = []
         for kind, nd, nm in self.conn.execute(
             "SELECT e.kind, e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
-            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC",
+            f"AND {COUNTS} ORDER BY e.no DESC, e.id DESC",
             (s.id,),
         ):
             tail.append((kind, nd, nm))
@@ -444,32 +456,19 @@ class Ledger:
 
     def _insert(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
                 created_at: str | None = None) -> int:
-        c = self.conn
         ids = dict(zip(s.players, s.player_ids))
-        cur = c.execute(
-            "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
-            "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                uid or new_uid(), s.id, no, sc.kind, sc.text, sc.contract or None, sc.dealer, sc.multiplier,
-                ids[sc.offender] if sc.offender else None, int(sc.round), sc.deal_no, sc.reason,
-                sc.after.dealer, sc.after.pending, replaces, created_at or now(),
-            ),
-        )
-        eid = int(cur.lastrowid or 0)
-        c.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
-            [
-                (eid, ids[p], half_points(v), int(p in sc.takers), (int(sc.takers[p]) if p in sc.takers else None))
-                for p, v in sc.points.items()
-            ],
-        )
-        return eid
+        return insert_entry(self.conn, NewEntry(
+            uid=uid or new_uid(), session_id=s.id, no=no, kind=sc.kind, text=sc.text, contract=sc.contract or None,
+            dealer=sc.dealer, multiplier=sc.multiplier, offender_id=ids[sc.offender] if sc.offender else None,
+            round=sc.round, deal_no=sc.deal_no, reason=sc.reason, next_dealer=sc.after.dealer,
+            next_multiplier=sc.after.pending, replaces=replaces, created_at=created_at or now(),
+            halves=[(ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()],
+        ))
 
     def _deal_players(self, s: SessionInfo) -> dict[int, tuple[str, ...]]:
         rows = self.conn.execute(
             "SELECT e.no, p.name FROM entries e JOIN entry_points ep ON ep.entry_id = e.id JOIN players p ON p.id = ep.player_id "
-            "WHERE e.session_id = ? AND e.kind = 'deal' AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) "
+            f"WHERE e.session_id = ? AND e.kind = 'deal' AND {COUNTS} "
             "ORDER BY e.no, p.id",
             (s.id,),
         ).fetchall()
@@ -493,17 +492,14 @@ class Ledger:
             s = self.require_open() if session_id is None else self.session(session_id)
             state, no = self.state(s)
             dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
-            sc = apply(e, s.rules, s.players, state, dp)
+            sc = Fold(s.rules, s.players, state, dp).step(no, e)
             self._insert(s, no, sc)
             if then is not None:
                 then(s, no, sc)
         return no, sc
 
     def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
-        self.conn.execute(
-            "INSERT INTO voids (entry_id, action, by_entry, reason, created_at) VALUES (?, ?, ?, ?, ?)",
-            (entry_id, action, by_entry, reason, now()),
-        )
+        insert_void(self.conn, entry_id, action, by_entry, reason)
 
     def undo(self, reason: str = "", session_id: int | None = None, expect: int | None = None) -> EntryRow:
         """Void the last entry that is not voided yet (``expect``: only if that is still entry row ``expect``).
@@ -513,8 +509,8 @@ class Ledger:
             s = self.require_open() if session_id is None else self.session(session_id)
             _correction_reason(s, reason)
             row = self.conn.execute(
-                "SELECT e.id, e.no, e.text FROM entries e WHERE e.session_id = ? AND NOT EXISTS "
-                "(SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no DESC, e.id DESC LIMIT 1",
+                f"SELECT e.id, e.no, e.text FROM entries e WHERE e.session_id = ? AND {COUNTS} "
+                "ORDER BY e.no DESC, e.id DESC LIMIT 1",
                 (s.id,),
             ).fetchone()
             if row is None:
@@ -608,7 +604,7 @@ class Ledger:
         rows = self.conn.execute(
             "SELECT p.name, coalesce(sum(ep.points), 0) FROM seats st JOIN players p ON p.id = st.player_id "
             "LEFT JOIN (SELECT ep.player_id, ep.points FROM entry_points ep JOIN entries e ON e.id = ep.entry_id "
-            "  WHERE e.session_id = ? AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)) ep "
+            f"  WHERE e.session_id = ? AND {COUNTS}) ep "
             "  ON ep.player_id = st.player_id "
             "WHERE st.session_id = ? GROUP BY st.seat ORDER BY st.seat",
             (session_id, session_id),
@@ -619,7 +615,7 @@ class Ledger:
         out = {p: 0 for p in s.players}
         for name, n in self.conn.execute(
             "SELECT p.name, count(*) FROM entries e JOIN players p ON p.id = e.offender_id WHERE e.session_id = ? "
-            "AND e.round = 1 AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY p.name",
+            f"AND e.round = 1 AND {COUNTS} GROUP BY p.name",
             (s.id,),
         ):
             out[name] = n
@@ -671,51 +667,34 @@ class Ledger:
         for no, item in lines[body_start:]:
             if isinstance(item, Header):
                 raise WiezenError(f"line {no}: '{item.key}' belongs at the top of the file, before the first deal")
-        import datetime
-
-        from ..core.dates import parse_when
-        from ..core.deal import resolve_player
-
         try:
-            date = parse_when(date, datetime.date.fromisoformat(today)).isoformat()
-            check_player_names(players)
-            first = players.index(resolve_player(dealer, players)) if dealer else 0
+            date = session_setup(players, dealer, date, Date.fromisoformat(today))[2]
             rules, rules_text = resolve_rules(rules_spec)
         except WiezenError as e:
             raise WiezenError(f"session file: {e}") from None
         with self.write():
             if self.session_by_hash(digest) is not None:  # recorded by another process meanwhile
                 return int(self.session_by_hash(digest) or 0), False
-            players = [self.known_player_name(p) for p in players]
-            sid = self.start_session(players, rules.name, rules_text, first, name, date, digest, closed=not keep_open)
-            s = self.session(sid)
-            state = TableState(first, 1)
-            stack: list[tuple[int, int, TableState]] = []  # (no, entry id, state before) of entries that count
+            s = self.begin(players, rules, rules_text, dealer, name, date, digest, closed=not keep_open)
+            f = Fold(rules, s.players, TableState(s.first_dealer, 1))
+            ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             next_no = 1
-            deal_players: dict[int, tuple[str, ...]] = {}
             for i, (lineno, item) in enumerate(lines[body_start:]):
                 if progress is not None and i % 100 == 99:
                     progress(100)
                 try:
                     if isinstance(item, Undo):
-                        if not stack:
-                            raise WiezenError("nothing to undo")
-                        no, eid, state = stack.pop()
-                        deal_players.pop(no, None)
-                        self._void(eid, "undo", None, item.reason)
+                        self._void(ids.pop(f.undo()), "undo", None, item.reason)
                     elif isinstance(item, Amend):
                         raise WiezenError("amend is for correcting a recorded session; in a session file, fix the line instead")
                     else:
-                        sc = apply(item, rules, s.players, state, deal_players)
-                        eid = self._insert(s, next_no, sc)
-                        stack.append((next_no, eid, state))
-                        if sc.kind == "deal":
-                            deal_players[next_no] = tuple(sc.points)
+                        sc = f.score(item)
+                        ids[next_no] = self._insert(s, next_no, sc)
+                        f.take(next_no, sc)
                         next_no += 1
-                        state = sc.after
                 except WiezenError as e:
                     raise WiezenError(f"line {lineno}: {e}") from None
-        return sid, True
+        return s.id, True
 
 
 def _correction_reason(s: SessionInfo, reason: str) -> None:
@@ -798,6 +777,22 @@ def added_rules(opt: str | None) -> list[tuple[str, str]]:
         return []
     with open_ledger(path, readonly=True) as led:
         return led.added_rules()
+
+
+def session_setup(
+    players: Sequence[str], dealer: str | None, date: str, today: Date | None = None
+) -> tuple[list[str], int, str]:
+    """A new session's names (checked), first dealer's seat and date (YYYY-MM-DD; any form `parse_when` reads,
+    relative to ``today``; today when empty)."""
+    from ..core.dates import parse_when
+    from ..core.deal import resolve_player
+
+    names = list(players)
+    check_player_names(names)
+    first = names.index(resolve_player(dealer, names)) if dealer else 0
+    today = today or Date.today()
+    day = parse_when(date, today).isoformat() if date else today.isoformat()
+    return names, first, day
 
 
 def check_player_names(names: Sequence[str]) -> None:
