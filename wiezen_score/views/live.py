@@ -1,0 +1,449 @@
+"""The live sheet for the players' phones (`wiezen serve`): pure presenters, strings in and strings out.
+
+The page is one HTML document with its CSS and JavaScript inline and an inline SVG chart: it asks for nothing
+outside itself (the server's Content-Security-Policy, :func:`csp`, lets it load nothing else either). The part
+that changes, :func:`sheet_fragment`, is rendered here from the `sheet --json` document and sent to the
+browsers as it changes; the script only swaps it in, so all the presenting stays in Python.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import math
+from typing import Any, Mapping, Sequence
+
+__all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
+
+RECENT = 8  # how many of the last entries the phone page lists
+
+# Okabe-Ito colours that stay apart on a dark background (the print stylesheet darkens the light ones)
+_COLOURS = 6
+
+
+def _e(value: object) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)
+
+
+def _signed(v: Any) -> str:
+    s = _num(v)
+    return s if s.startswith("-") or s == "0" else "+" + s
+
+
+def _sign_class(v: Any) -> str:
+    return "pos" if v > 0 else "neg" if v < 0 else "zero"
+
+
+def page_title(doc: Mapping[str, Any]) -> str:
+    s = doc["session"]
+    return f"{s['name'] or 'Session ' + str(s['id'])}: the live sheet"
+
+
+def _next_line(doc: Mapping[str, Any]) -> str:
+    out = f'<b class="who">{_e(doc["dealer"])}</b> deals next'
+    if doc["sitting_out"]:
+        names = " and ".join(_e(p) for p in doc["sitting_out"])
+        out += f"; {names} sit{'s' if len(doc['sitting_out']) == 1 else ''} out"
+    return out
+
+
+def _chart(doc: Mapping[str, Any]) -> str:
+    """Each player's running total after every entry that counts, as a small SVG line chart."""
+    players = list(doc["session"]["players"])
+    running = {p: 0.0 for p in players}
+    series: dict[str, list[float]] = {p: [0.0] for p in players}
+    for e in doc["entries"]:
+        if e["voided"]:
+            continue
+        for p, v in e["points"].items():
+            running[p] = running.get(p, 0.0) + float(v)
+        for p in players:
+            series[p].append(running[p])
+    n = len(series[players[0]]) if players else 1
+    W, H, left, right, top, bottom = 340, 150, 34, 8, 8, 16
+    pw, ph = W - left - right, H - top - bottom
+    values = [v for vs in series.values() for v in vs]
+    lo, hi = min([0.0, *values]), max([0.0, *values])
+    if hi - lo < 1e-9:
+        lo, hi = -10.0, 10.0
+    raw = (hi - lo) / 4
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if raw <= m * mag)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+
+    def X(i: int) -> float:
+        return left + (pw * i / (n - 1) if n > 1 else pw / 2)
+
+    def Y(v: float) -> float:
+        return top + ph * (hi - v) / (hi - lo)
+
+    def f(x: float) -> str:
+        s = f"{x:.1f}"
+        return "0" if s in ("0.0", "-0.0") else s.removesuffix(".0")
+
+    out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="Running totals, entry by entry">']
+    k = 0
+    while lo + k * step <= hi + 1e-9:
+        v = lo + k * step
+        y = f(Y(v))
+        cls = "axis" if abs(v) < 1e-9 else "grid"
+        out.append(f'<line class="{cls}" x1="{left}" y1="{y}" x2="{W - right}" y2="{y}"/>')
+        out.append(f'<text class="tick" x="{left - 4}" y="{y}" dy="3.5" text-anchor="end">{_e(_num(round(v, 2)))}</text>')
+        k += 1
+    out.append(f'<text class="tick" x="{left}" y="{H - 3}">start</text>')
+    if n > 1:
+        out.append(f'<text class="tick" x="{W - right}" y="{H - 3}" text-anchor="end">entry {n - 1}</text>')
+    for i, p in enumerate(players):
+        pts = " ".join(f"{f(X(j))},{f(Y(v))}" for j, v in enumerate(series[p]))
+        if n > 1:
+            out.append(f'<polyline class="line c{i % _COLOURS}" points="{pts}"><title>{_e(p)}</title></polyline>')
+        out.append(
+            f'<circle class="dot c{i % _COLOURS}" cx="{f(X(n - 1))}" cy="{f(Y(series[p][-1]))}" r="3.5">'
+            f"<title>{_e(p)} {_e(_signed(series[p][-1]))}</title></circle>"
+        )
+    out.append("</svg>")
+    legend = "".join(f'<li><i class="sw c{i % _COLOURS}"></i>{_e(p)}</li>' for i, p in enumerate(players))
+    return "".join(out) + f'<ul class="legend">{legend}</ul>'
+
+
+def _entry_text(e: Mapping[str, Any]) -> str:
+    text = {"pass": "rondje pas", "redeal": "redeal"}.get(e["kind"], e["text"])
+    if e.get("reason"):
+        text += f" ({e['reason']})"
+    return text
+
+
+def _mult(e: Mapping[str, Any]) -> str:
+    return f' <span class="mult" title="counted x{e["multiplier"]}">×{e["multiplier"]}</span>' if e["multiplier"] > 1 else ""
+
+
+def _recent(doc: Mapping[str, Any]) -> str:
+    entries = list(doc["entries"])[-RECENT:][::-1]
+    if not entries:
+        return '<p class="none">No deals yet.</p>'
+    items = []
+    for e in entries:
+        pts = [(p, v) for p, v in e["points"].items() if v or e["kind"] == "deal"]
+        if e["voided"]:
+            body = '<span class="tag">voided</span>'
+        elif pts:
+            body = "".join(
+                f'<span class="pt">{_e(p)} <b class="{_sign_class(v)}">{_e(_signed(v))}</b></span>' for p, v in pts
+            )
+        else:
+            body = '<span class="tag">no points</span>'
+        items.append(
+            f'<li class="entry{" voided" if e["voided"] else ""}" data-no="{e["no"]}">'
+            f'<div class="what"><span class="no">#{e["no"]}</span> <span class="text">{_e(_entry_text(e))}</span>'
+            f'{_mult(e)}<span class="by">{_e(e["dealer"])} dealt</span></div><div class="pts">{body}</div></li>'
+        )
+    return f'<ol class="recent">{"".join(items)}</ol>'
+
+
+def _full_table(doc: Mapping[str, Any]) -> str:
+    """The whole evening as the paper sheet (running totals), for the printed page."""
+    players = list(doc["session"]["players"])
+    running = {p: 0.0 for p in players}
+    head = "".join(f"<th>{_e(p)}</th>" for p in players)
+    rows = []
+    for e in doc["entries"]:
+        if not e["voided"]:
+            for p, v in e["points"].items():
+                running[p] += float(v)
+        cells = "".join(
+            f'<td class="n">{"" if e["voided"] else _e(_num(round(running[p], 2)))}'
+            + (f' <small>({_e(_signed(e["points"][p]))})</small>' if p in e["points"] and e["points"][p] else "")
+            + "</td>"
+            for p in players
+        )
+        cls = ' class="voided"' if e["voided"] else ""
+        mult = f"×{e['multiplier']}" if e["multiplier"] > 1 else ""
+        rows.append(f"<tr{cls}><td>{e['no']}</td><td>{_e(_entry_text(e))}</td><td>{mult}</td>{cells}</tr>")
+    body = "".join(rows) or f'<tr><td colspan="{3 + len(players)}">No deals yet.</td></tr>'
+    return (
+        f'<table class="full"><thead><tr><th>#</th><th>entry</th><th>x</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def sheet_fragment(doc: Mapping[str, Any]) -> str:
+    """The part of the page that follows the ledger: heading, totals, next dealer, doubling, chart, last deals."""
+    s = doc["session"]
+    players = list(s["players"])
+    totals = doc["totals"]
+    best = max((totals.get(p, 0) for p in players), default=0)
+    meta = [s["date"], s["rules"], f"session {s['id']}"] + ([] if s["open"] else ["ended"])
+    cards = []
+    for i, p in enumerate(players):
+        v = totals.get(p, 0)
+        tags = []
+        if s["open"] and p == doc["dealer"]:
+            tags.append('<span class="tag deals">deals</span>')
+        if s["open"] and p in doc["sitting_out"]:
+            tags.append('<span class="tag out">sits out</span>')
+        lead = " lead" if v == best and best > 0 else ""
+        cards.append(
+            f'<li class="card c{i % _COLOURS}{lead}" data-player="{_e(p)}"><span class="name">{_e(p)}</span>'
+            f'<span class="total {_sign_class(v)}">{_e(_signed(v))}</span>{"".join(tags)}</li>'
+        )
+    parts = [
+        f'<header class="top"><h1>{_e(s["name"] or "Session " + str(s["id"]))}</h1>'
+        f'<p class="meta">{" · ".join(_e(m) for m in meta)}</p></header>',
+        f'<ul class="totals" aria-label="Totals">{"".join(cards)}</ul>',
+    ]
+    if s["open"]:
+        parts.append(f'<p class="next">{_next_line(doc)}</p>')
+        if doc["pending_multiplier"] > 1:
+            parts.append(f'<p class="double">The next deal counts <b>×{doc["pending_multiplier"]}</b></p>')
+    else:
+        parts.append('<p class="next">This evening has ended.</p>')
+    owed = {p: n for p, n in doc.get("rounds_owed", {}).items() if n}
+    if owed:
+        parts.append(
+            '<p class="owed">Rounds owed: ' + ", ".join(f"{_e(p)} {n}" for p, n in owed.items()) + "</p>"
+        )
+    parts.append(f'<section class="evening"><h2>The evening</h2>{_chart(doc)}</section>')
+    parts.append(f'<section class="last"><h2>Last deals</h2>{_recent(doc)}</section>')
+    parts.append(f'<section class="sheet"><h2>The sheet</h2>{_full_table(doc)}</section>')
+    return "".join(parts)
+
+
+def event_data(gen: int, doc: Mapping[str, Any], fragment: str) -> str:
+    """The data line of one server-sent event: what the page's script swaps in (one line of JSON)."""
+    return json.dumps(
+        {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment},
+        ensure_ascii=False, separators=(",", ":"),
+    )
+
+
+CSS = """
+:root { color-scheme: dark; --bg: #111418; --panel: #1c2127; --line: #2e353d; --text: #ece8e1; --muted: #a9b1ba;
+  --pos: #7ee08a; --neg: #ff9a8c; --accent: #ffd166; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--text);
+  font: 17px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
+main, .scorer { max-width: 40rem; margin: 0 auto; padding: 0.75rem 0.75rem 1.5rem; overflow-wrap: anywhere; }
+h1 { font-size: 1.3rem; margin: 0; }
+h2 { font-size: 0.95rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 1.2rem 0 0.4rem; }
+.top { display: flex; flex-direction: column; gap: 0.1rem; }
+.meta { margin: 0; color: var(--muted); font-size: 0.9rem; }
+.status { position: fixed; top: 0.5rem; right: 0.5rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
+  background: var(--panel); color: var(--muted); border: 1px solid var(--line); }
+.status.on { color: var(--pos); }
+.status.off { color: var(--neg); }
+ul, ol { list-style: none; margin: 0; padding: 0; }
+.totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: 0.5rem; margin-top: 0.8rem; }
+.card { background: var(--panel); border: 1px solid var(--line); border-left: 0.4rem solid var(--c); border-radius: 0.6rem;
+  padding: 0.45rem 0.7rem 0.55rem; display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.5rem; min-width: 0; }
+.card .name { flex: 1 1 100%; font-size: 1.05rem; color: var(--text); }
+.card .total { font-size: 2.6rem; font-weight: 700; line-height: 1.05; font-variant-numeric: tabular-nums; }
+.card.lead { box-shadow: inset 0 0 0 2px var(--accent); }
+.tag { font-size: 0.78rem; border-radius: 1rem; padding: 0.05rem 0.5rem; background: var(--line); color: var(--text); }
+.tag.deals { background: var(--accent); color: #1b1b1b; font-weight: 700; }
+.pos { color: var(--pos); } .neg { color: var(--neg); } .zero { color: var(--muted); }
+.next { font-size: 1.1rem; margin: 0.8rem 0 0; }
+.next .who { color: var(--accent); }
+.double { margin: 0.5rem 0 0; padding: 0.5rem 0.7rem; border-radius: 0.6rem; background: #3a2e05; color: var(--accent);
+  border: 1px solid #6b5609; font-size: 1.1rem; }
+.owed { margin: 0.5rem 0 0; color: var(--muted); }
+.chart { display: block; width: 100%; height: auto; background: var(--panel); border-radius: 0.6rem; }
+.chart .grid { stroke: var(--line); stroke-width: 1; }
+.chart .axis { stroke: var(--muted); stroke-width: 1; }
+.chart .tick { fill: var(--muted); font-size: 10px; }
+.chart .line { fill: none; stroke: var(--c); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
+.chart .dot { fill: var(--c); }
+.legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin-top: 0.35rem; font-size: 0.9rem; color: var(--muted); }
+.sw { display: inline-block; width: 0.9rem; height: 0.25rem; border-radius: 1px; background: var(--c); margin-right: 0.3rem;
+  vertical-align: middle; }
+.c0 { --c: #e69f00; } .c1 { --c: #56b4e9; } .c2 { --c: #f0e442; } .c3 { --c: #cc79a7; } .c4 { --c: #2bc48f; }
+.c5 { --c: #ff7a3d; }
+.recent li { border-top: 1px solid var(--line); padding: 0.45rem 0; }
+.recent .what { display: flex; flex-wrap: wrap; gap: 0 0.4rem; align-items: baseline; }
+.recent .no { color: var(--muted); font-variant-numeric: tabular-nums; }
+.recent .text { font-weight: 600; }
+.recent .by { color: var(--muted); font-size: 0.8rem; margin-left: auto; }
+.mult { color: #1b1b1b; background: var(--accent); border-radius: 0.3rem; padding: 0 0.3rem; font-weight: 700; font-size: 0.85rem; }
+.recent .pts { display: flex; flex-wrap: wrap; gap: 0 0.9rem; font-variant-numeric: tabular-nums; color: var(--muted); }
+.recent .pts b { font-weight: 700; }
+.recent .voided .text { text-decoration: line-through; color: var(--muted); }
+.none { color: var(--muted); }
+.sheet { display: none; }
+.full { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+.full th, .full td { border-bottom: 1px solid #bbb; padding: 0.15rem 0.4rem; text-align: left; }
+.full td.n { text-align: right; }
+.full tr.voided td { text-decoration: line-through; color: #777; }
+/* the scorer's form */
+.scorer { border-top: 2px solid var(--accent); }
+.scorer h2 { color: var(--accent); }
+.line-row { display: flex; gap: 0.4rem; }
+.line-row input { flex: 1 1 auto; min-width: 0; font: inherit; font-size: 1.1rem; padding: 0.55rem; border-radius: 0.5rem;
+  border: 1px solid var(--line); background: #0b0d10; color: var(--text); }
+.keys { display: none; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0; }
+.js .keys { display: flex; }
+button { font: inherit; border-radius: 0.5rem; border: 1px solid var(--line); background: var(--panel); color: var(--text);
+  padding: 0.5rem 0.7rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation; }
+button:active { background: var(--line); }
+button.word { background: #242a31; }
+button.player { border-color: #6b5609; }
+button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-color: var(--accent); }
+.actions { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-top: 0.6rem; }
+.msg { min-height: 1.4em; margin: 0.5rem 0 0; }
+.msg.bad { color: var(--neg); }
+.msg.good { color: var(--pos); }
+@media print {
+  :root { color-scheme: light; --bg: #fff; --panel: #fff; --line: #bbb; --text: #000; --muted: #444; --pos: #0a6b1f;
+    --neg: #a3160a; --accent: #000; }
+  body { font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  .status, .scorer, .last { display: none; }
+  .sheet { display: block; }
+  .card { border-width: 1px 1px 1px 0.3rem; break-inside: avoid; }
+  .card .total { font-size: 1.8rem; }
+  .double { background: none; border-color: #000; color: #000; }
+  .chart { max-height: 7cm; }
+  .c2 { --c: #9a8c00; } .c0 { --c: #b87d00; }
+  .tag.deals, .mult { background: none; color: #000; border: 1px solid #000; }
+}
+"""
+
+SCRIPT = """
+(function () {
+  var doc = document.documentElement;
+  doc.className += " js";
+  var main = document.getElementById("sheet"), status = document.getElementById("status");
+  var session = main.getAttribute("data-session"), scorer = document.getElementById("scorer");
+  function say(text, cls) { status.textContent = text; status.className = "status " + cls; }
+  if (window.EventSource) {
+    var es = new EventSource("/events");
+    es.addEventListener("sheet", function (ev) {
+      var d = JSON.parse(ev.data);
+      if (scorer && String(d.session) !== session) { location.reload(); return; }
+      main.innerHTML = d.html; session = String(d.session); document.title = d.title;
+      main.setAttribute("data-gen", String(d.gen)); say("live", "on");
+    });
+    es.onopen = function () { say("live", "on"); };
+    es.onerror = function () { say("reconnecting…", "off"); };
+  }
+  if (!scorer) return;
+  var line = document.getElementById("line"), msg = document.getElementById("msg");
+  var nonce = scorer.querySelector("[name=nonce]"), players = scorer.getAttribute("data-players").split(" ");
+  function words() { var t = line.value.trim(); return t ? t.split(/\\s+/) : []; }
+  scorer.addEventListener("click", function (ev) {
+    var b = ev.target.closest ? ev.target.closest("button") : null;
+    if (!b) return;
+    var w = b.getAttribute("data-w"), k = b.getAttribute("data-k");
+    if (w !== null) {
+      var ws = words(), last = ws.length ? ws[ws.length - 1].split("+").pop() : "";
+      if (b.className.indexOf("player") >= 0 && players.indexOf(last) >= 0) ws[ws.length - 1] += "+" + w;
+      else ws.push(w);
+      line.value = ws.join(" "); ev.preventDefault(); return;
+    }
+    if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); ev.preventDefault(); return; }
+    if (k === "clear") { line.value = ""; ev.preventDefault(); return; }
+    if (b.name === "action") {
+      ev.preventDefault();
+      if (b.value === "undo" && !window.confirm("Void the last entry that counts?")) return;
+      send(b.value);
+    }
+  });
+  scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
+  function send(action) {
+    var body = new URLSearchParams();
+    body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
+    var buttons = scorer.querySelectorAll("button[name=action]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    msg.className = "msg"; msg.textContent = "…";
+    fetch(scorer.getAttribute("action"), {method: "POST", body: body, headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
+      .then(function (d) {
+        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
+        if (d.nonce) nonce.value = d.nonce;
+        if (d.ok) line.value = "";
+      })
+      .catch(function () { msg.textContent = "No answer: check the sheet before trying again."; msg.className = "msg bad"; })
+      .then(function () { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false; });
+  }
+})();
+"""
+
+
+def _sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def csp() -> str:
+    """The Content-Security-Policy of the page: its own inline style and script (by hash), nothing else."""
+    return (
+        f"default-src 'none'; style-src {_sha(CSS)}; script-src {_sha(SCRIPT)}; connect-src 'self'; "
+        "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    )
+
+
+def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequence[str], message: str) -> str:
+    def key(word: str, cls: str) -> str:
+        return f'<button type="button" class="{cls}" data-w="{_e(word)}">{_e(word)}</button>'
+
+    contract_keys = "".join(key(c, "word") for c in contracts)
+    player_keys = "".join(key(p, "player") for p in players)
+    number_keys = "".join(key(str(n), "num") for n in range(14))
+    return (
+        f'<form class="scorer" id="scorer" method="post" action="{_e(action)}" data-players="{_e(" ".join(players))}">'
+        '<h2>Scorer</h2>'
+        '<div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" '
+        'placeholder="samen 9 jan+piet 10" aria-label="Deal line">'
+        '<button type="submit" class="go" name="action" value="entry">Record</button></div>'
+        f'<div class="keys contracts">{contract_keys}</div>'
+        f'<div class="keys players">{player_keys}</div>'
+        f'<div class="keys numbers">{number_keys}'
+        '<button type="button" data-k="back" aria-label="Remove the last word">⌫</button>'
+        '<button type="button" data-k="clear">clear</button></div>'
+        '<div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button>'
+        '<button type="submit" name="action" value="redeal">Redeal</button>'
+        '<button type="submit" name="action" value="undo">Undo last</button></div>'
+        f'<input type="hidden" name="nonce" value="{_e(nonce)}">'
+        f'<p class="msg" id="msg" role="status">{_e(message)}</p>'
+        "<p class=\"meta\">Type or tap a deal line (<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, "
+        "<i>penalty jan renonce</i>); tapping two players joins them with +.</p>"
+        "</form>"
+    )
+
+
+# without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
+_NOSCRIPT = '<noscript><meta http-equiv="refresh" content="10"></noscript>'
+
+
+def live_page(
+    doc: Mapping[str, Any],
+    fragment: str | None = None,
+    *,
+    gen: int = 0,
+    scorer_action: str | None = None,
+    nonce: str = "",
+    contracts: Sequence[str] = (),
+    message: str = "",
+) -> str:
+    """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form."""
+    body = sheet_fragment(doc) if fragment is None else fragment
+    form = ""
+    if scorer_action is not None:
+        form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418">'
+        '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">'
+        f"<title>{_e(page_title(doc))}</title><style>{CSS}</style>"
+        f"{'' if scorer_action else _NOSCRIPT}</head><body>"
+        '<p class="status" id="status" role="status">not live</p>'
+        f'<main id="sheet" data-session="{doc["session"]["id"]}" data-gen="{gen}">{body}</main>'
+        f"{form}<script>{SCRIPT}</script></body></html>\n"
+    )
