@@ -13,7 +13,6 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
-
 from _ledger_helpers import dump
 from _serve_helpers import request, run, serving, sheet_json, start_evening
 

@@ -19,6 +19,7 @@ import json
 import secrets
 import socket
 import sqlite3
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -175,7 +176,7 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
     timeout = 20  # seconds a client may take to send its request
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - no access log (it would show the token)
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     # -- answers -------------------------------------------------------------
@@ -278,11 +279,11 @@ class Handler(BaseHTTPRequestHandler):
                     gen, doc, fragment = live.gen, live.doc, live.fragment
                 if gen != sent:
                     data = event_data(gen, doc, fragment)
-                    self.wfile.write(f"id: {gen}\nevent: sheet\ndata: {data}\n\n".encode("utf-8"))
+                    self.wfile.write(f"id: {gen}\nevent: sheet\ndata: {data}\n\n".encode())
                     sent = gen
                 elif live.wait(gen, KEEPALIVE_SECONDS) == gen and not live.stop.is_set():
                     self.wfile.write(b": still here\n\n")
-        except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
+        except (TimeoutError, BrokenPipeError, ConnectionResetError, OSError):
             pass  # the phone went away
         finally:
             with srv.lock:
@@ -441,7 +442,7 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
     live.start()
     s = live.doc["session"]
     urls = urls_for(host, port)
-    tty = click.get_text_stream("stdout").isatty()
+    tty = sys.stdout.isatty()
     click.echo(f"the live sheet of session {s['id']}{' (' + s['name'] + ')' if s['name'] else ''}:")
     for u in urls:
         click.echo(f"  {u}")

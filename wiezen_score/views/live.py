@@ -13,7 +13,8 @@ import hashlib
 import html
 import json
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
 
@@ -36,6 +37,10 @@ def _num(v: Any) -> str:
 def _signed(v: Any) -> str:
     s = _num(v)
     return s if s.startswith("-") or s == "0" else "+" + s
+
+
+def _f1(x: float) -> str:
+    return f"{x:.1f}".removesuffix(".0")
 
 
 def _sign_class(v: Any) -> str:
@@ -104,7 +109,10 @@ def _chart(doc: Mapping[str, Any]) -> str:
     for i, p in enumerate(players):
         pts = " ".join(f"{f(X(j))},{f(Y(v))}" for j, v in enumerate(series[p]))
         if n > 1:
-            out.append(f'<polyline class="line c{i % _COLOURS}" points="{pts}"><title>{_e(p)}</title></polyline>')
+            # partners share a line: the first drawn is the widest, so every line still shows under the next
+            width = _f1(2 + 3.5 * (len(players) - 1 - i) / max(1, len(players) - 1))
+            out.append(f'<polyline class="line c{i % _COLOURS}" stroke-width="{width}" points="{pts}">'
+                       f"<title>{_e(p)}</title></polyline>")
         out.append(
             f'<circle class="dot c{i % _COLOURS}" cx="{f(X(n - 1))}" cy="{f(Y(series[p][-1]))}" r="3.5">'
             f"<title>{_e(p)} {_e(_signed(series[p][-1]))}</title></circle>"
@@ -195,8 +203,8 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
             f'<span class="total {_sign_class(v)}">{_e(_signed(v))}</span>{"".join(tags)}</li>'
         )
     parts = [
-        f'<header class="top"><h1>{_e(s["name"] or "Session " + str(s["id"]))}</h1>'
-        f'<p class="meta">{" · ".join(_e(m) for m in meta)}</p></header>',
+        (f'<header class="top"><h1>{_e(s["name"] or "Session " + str(s["id"]))}</h1>'
+         f'<p class="meta">{" · ".join(_e(m) for m in meta)}</p></header>'),
         f'<ul class="totals" aria-label="Totals">{"".join(cards)}</ul>',
     ]
     if s["open"]:
@@ -259,7 +267,7 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
 .chart .grid { stroke: var(--line); stroke-width: 1; }
 .chart .axis { stroke: var(--muted); stroke-width: 1; }
 .chart .tick { fill: var(--muted); font-size: 10px; }
-.chart .line { fill: none; stroke: var(--c); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
+.chart .line { fill: none; stroke: var(--c); stroke-linejoin: round; stroke-linecap: round; }
 .chart .dot { fill: var(--c); }
 .legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin-top: 0.35rem; font-size: 0.9rem; color: var(--muted); }
 .sw { display: inline-block; width: 0.9rem; height: 0.25rem; border-radius: 1px; background: var(--c); margin-right: 0.3rem;
