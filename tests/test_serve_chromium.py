@@ -80,6 +80,11 @@ return [w, document.documentElement.scrollWidth, window.innerWidth, wide.slice(0
 """
 
 
+def text(driver, css: str) -> str:
+    """The text of the first element matching css, read in one step (the page may swap it at any moment)."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : ''", css)
+
+
 def totals_on_screen(driver) -> dict[str, str]:
     """Each player's total as the phone shows it, only if his card is in the first screen and visible."""
     return driver.execute_script("""
@@ -99,7 +104,7 @@ def test_the_phone_page_fits_shows_every_total_and_follows_a_new_deal(tmp_path, 
     totals = sheet_json(db)["totals"]
     with serving(db) as srv:
         phone.get(srv.url)
-        assert wait_for(lambda: phone.find_element("id", "status").text == "live"), "the page did not go live"
+        assert wait_for(lambda: text(phone, "#status") == "live"), "the page did not go live"
         width, scroll, inner, wide = phone.execute_script(OVERFLOW)
         assert width == WIDTH and inner == WIDTH
         assert scroll <= width and not wide, f"sideways scrolling at {WIDTH} px: {scroll} px wide; {wide}"
@@ -117,8 +122,17 @@ def test_the_phone_page_fits_shows_every_total_and_follows_a_new_deal(tmp_path, 
         assert wait_for(lambda: totals_on_screen(phone) == expected, 5), totals_on_screen(phone)
         assert time.monotonic() - t0 < 2.0 + 1.0  # two seconds from the commit, plus the second process's start
         assert phone.execute_script("return window.notReloaded") is True
-        assert "alleen 5 piet 6" in phone.find_element("css selector", ".recent li").text
+        assert "alleen 5 piet 6" in text(phone, ".recent li")
         assert phone.execute_script(OVERFLOW)[1] <= WIDTH
+        # printed: light, the whole sheet as a table (every entry), no live badge
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        printed = phone.execute_script("""
+          const bg = getComputedStyle(document.body).backgroundColor;
+          const rows = document.querySelectorAll('table.full tbody tr');
+          const shown = el => el.getBoundingClientRect().height > 0;
+          return [bg, rows.length, shown(document.querySelector('table.full')), shown(document.getElementById('status'))];""")
+        assert printed == ["rgb(255, 255, 255)", len(sheet_json(db)["entries"]), True, False], printed
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         if os.environ.get("WIEZEN_SCREENSHOT"):  # how docs/live-sheet.png is made: after a rondje pas
             assert run(db, "pass").returncode == 0
             assert wait_for(lambda: phone.find_elements("css selector", ".double"))
@@ -130,14 +144,13 @@ def test_the_scorer_records_a_deal_from_the_phone(tmp_path, phone):
     start_evening(db)
     with serving(db) as srv:
         phone.get(srv.scorer)
-        assert wait_for(lambda: phone.find_element("id", "status").text == "live")
+        assert wait_for(lambda: text(phone, "#status") == "live")
         for word in ("alleen", "5", "piet", "6"):
             phone.find_element("css selector", f'#scorer button[data-w="{word}"]').click()
         assert phone.find_element("id", "line").get_attribute("value") == "alleen 5 piet 6"
         phone.find_element("css selector", '#scorer button[value="entry"]').click()
-        assert wait_for(lambda: phone.find_element("id", "msg").text.startswith("#4 alleen 5 piet 6")), \
-            phone.find_element("id", "msg").text
-        assert wait_for(lambda: "alleen 5 piet 6" in phone.find_element("css selector", ".recent li").text)
+        assert wait_for(lambda: text(phone, "#msg").startswith("#4 alleen 5 piet 6")), text(phone, "#msg")
+        assert wait_for(lambda: "alleen 5 piet 6" in text(phone, ".recent li"))
         width, scroll, _, wide = phone.execute_script(OVERFLOW)
         assert scroll <= width and not wide, wide
     assert [e["text"] for e in sheet_json(db)["entries"]][-1] == "alleen 5 piet 6"

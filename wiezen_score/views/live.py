@@ -242,7 +242,7 @@ body { margin: 0; background: var(--bg); color: var(--text);
 main, .scorer { max-width: 40rem; margin: 0 auto; padding: 0.75rem 0.75rem 1.5rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.3rem; margin: 0; }
 h2 { font-size: 0.95rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 1.2rem 0 0.4rem; }
-.top { display: flex; flex-direction: column; gap: 0.1rem; }
+.top { display: flex; flex-direction: column; gap: 0.1rem; padding-right: 4.5rem; }  /* room for the status */
 .meta { margin: 0; color: var(--muted); font-size: 0.9rem; }
 .status { position: fixed; top: 0.5rem; right: 0.5rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
   background: var(--panel); color: var(--muted); border: 1px solid var(--line); }
@@ -313,6 +313,7 @@ button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
   .status, .scorer, .last { display: none; }
+  .top { padding-right: 0; }
   .sheet { display: block; }
   .card { border-width: 1px 1px 1px 0.3rem; break-inside: avoid; }
   .card .total { font-size: 1.8rem; }
