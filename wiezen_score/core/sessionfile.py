@@ -55,6 +55,8 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 def parse_entry(words: list[str]) -> EntryInput | Undo:
     """An entry line (no header): deal, pas, redeal, penalty, undo."""
+    if not words:
+        raise WiezenError("an empty line: give a deal (e.g. 'samen 9 jan+piet 10'), pas, redeal, penalty or undo")
     head = words[0].lower()
     rest = " ".join(words[1:])
     if head == "rondje" and len(words) > 1 and words[1].lower() in ("pas", "pass"):  # what the table says
