@@ -118,6 +118,17 @@ def test_every_key_printed_is_documented(club, name):
     assert not missing, f"docs/json.md, `wiezen {name}`: {sorted(missing)} not documented"
 
 
+def test_session_end_keys_are_documented(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "a,b,c,d")
+    ok(db, "deal", "samen", "8", "a+b", "9")
+    doc = json.loads(ok(db, "session", "end", "--json").stdout)
+    assert doc["session"] == 1 and doc["totals"] == {"a": 11, "b": 11, "c": -11, "d": -11}  # 8 + 1 x 3
+    assert doc["seal"] in ok(db, "sheet", "--json").stdout  # sheet --json has the same seal
+    named = set(re.findall(r'"([a-z_]+)"', sections()["session end"]))
+    assert keys_of(doc) <= named, sorted(keys_of(doc) - named)
+
+
 def test_import_keys_are_documented(club, tmp_path):
     doc = json.loads(ok(tmp_path / "new.db", "import", club.parent / "export.json", "--json").stdout)
     named = set(re.findall(r'"([a-z_]+)"', sections()["import"]))

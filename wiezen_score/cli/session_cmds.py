@@ -122,8 +122,9 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
 
 
 @session.command()
+@click.option("--json", "as_json", is_flag=True, help='JSON: {"session", "totals", "rounds_owed", "seal"}.')
 @click.pass_context
-def end(ctx: click.Context) -> None:
+def end(ctx: click.Context, as_json: bool) -> None:
     """Close the open session and print its seal (its sheet stays, see `wiezen sheet --session ID`).
 
     The seal is a short code that vouches for the whole evening: every entry, correction, penalty, reason
@@ -144,6 +145,15 @@ def end(ctx: click.Context) -> None:
         progress = evening_progress(led, s)
     from .club import rounds_owed_line
 
+    if as_json:
+        from ..core.scoring import plain
+        from .common import echo_json
+
+        echo_json({"session": s.id, "totals": {p: plain(v) for p, v in totals.items()}, "rounds_owed": owed,
+                   "seal": seal})
+        if progress is not None and not progress.over:
+            click.echo("warning: the session ends before its planned length", err=True)
+        return
     click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
     if rounds_owed_line(owed):
         click.echo(rounds_owed_line(owed))
