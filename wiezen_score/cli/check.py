@@ -55,7 +55,7 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
             led.session(session_id)  # an unknown session is an error
         from .common import LazyProgress
 
-        size = led.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        size = led.entry_count()
         with LazyProgress("checking", size=size) as bar:
             result = check_ledger(led.conn, progress=bar)
         if seal is not None:

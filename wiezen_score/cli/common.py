@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
@@ -96,10 +96,10 @@ def echo_json(doc: Any) -> None:
 def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
     from tabulate import tabulate
 
-    return tabulate(list(rows), headers=list(headers), disable_numparse=True, **kw)
+    return str(tabulate(list(rows), headers=list(headers), disable_numparse=True, **kw))
 
 
-class SessionRef(click.ParamType):
+class SessionRef(click.ParamType):  # type: ignore[type-arg]
     """``--session``: a session ID, or a date in any form a date option takes (the evening of that day)."""
 
     name = "ID|DATE"
@@ -199,12 +199,13 @@ class Output:
 
 
 def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: str = "table",
-                   json_help: str = "JSON output (the same as --format json).", format_help: str = "") -> Any:
+                   json_help: str = "JSON output (the same as --format json).", format_help: str = "",
+                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The options every listing command shares (as sqlite-utils' output options): ``--format``, ``--json``,
     ``--csv`` and ``--csv-dialect``. The command gets one ``output`` argument, an :class:`Output`."""
     import functools
 
-    def decorate(f: Any) -> Any:
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(f)
         def wrapper(*args: Any, out_format: str | None, as_json: bool, as_csv: bool, csv_dialect: str | None,
                     **kw: Any) -> Any:

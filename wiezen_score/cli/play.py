@@ -101,7 +101,8 @@ class Table:
         from .sheet import render_sheet, sheet_doc
 
         # the session's heading only on `sheet`
-        self.echo(render_sheet(sheet_doc(self.led, s), self.last if last == -1 else last, text_width(), last != -1))
+        rows = self.last if last == -1 else last
+        self.echo(render_sheet(sheet_doc(self.led, s, rows), rows, text_width(), last != -1))
 
     # -- the prompt ----------------------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -461,7 +462,7 @@ def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], 
     except ImportError:
         return None
 
-    class LineCompleter(Completer):  # type: ignore[misc]
+    class LineCompleter(Completer):
         def get_completions(self, document: Any, complete_event: Any) -> Any:
             before = document.text_before_cursor
             start = max(before.rfind(c) for c in " \t+") + 1
@@ -547,7 +548,9 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     failed = 0
     with ledger.open_ledger(_db(ctx)) as led:
         table = Table(led, interactive, last, color)
-        finish: Callable[[], None] = lambda: None
+        def finish() -> None:
+            pass
+
         read_line: Callable[[str], str] = input
         if interactive:
             hist_file = None if no_history else (history or default_history())

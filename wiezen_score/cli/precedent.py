@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.errors import WiezenError
-from .common import DATE_HELP, Output, echo_json, output_options, table
+from .common import DATE_HELP, Output, echo_json, output_options
 from .completion import complete_player
 from .session_cmds import _db
 

@@ -14,9 +14,18 @@ from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef,
 from .session_cmds import _db, status_line
 
 
-def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
-    """The sheet as INTERFACE.md's JSON document."""
-    rows = led.entries(s)
+REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
+REPLAY_TAIL = 10  # the rows the summary shows
+
+
+def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
+    """The sheet as INTERFACE.md's JSON document.
+
+    With ``last``: only (about) the last rows, read from the ledger with the running totals before them
+    (``running_from``), so that showing the end of a long sheet costs the same as of a short one.
+    """
+    start = led.window_start(s, last) if last is not None else 0
+    rows = led.entries(s, since_no=start)
     state, _ = led.state(s)
     rulings = _rulings(led, s, rows)
     seals = led.seals(s.id)
@@ -56,7 +65,18 @@ def sheet_doc(led: Any, s: Any) -> dict[str, Any]:
         "pending_multiplier": state.pending,
         "rounds_owed": led.rounds_owed(s),
         **_evening(led, s),
+        **({"running_from": _running_from(led, s, rows)} if start > 1 else {}),
     }
+
+
+def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
+    """Each player's running total before ``rows``, the end of the sheet: the totals less what those rows gave."""
+    out = dict(led.totals(s.id))
+    for r in rows:
+        if not r.voided:
+            for p, v in r.points.items():
+                out[p] -= v
+    return {p: plain(v) for p, v in out.items()}
 
 
 def _evening(led: Any, s: Any) -> dict[str, Any]:
@@ -98,7 +118,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     from .club import correction_note, seal_footer
 
     players = doc["session"]["players"]
-    running = {p: 0.0 for p in players}
+    running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
     rows = []
     for e in doc["entries"]:
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
@@ -343,13 +363,17 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
 @click.option("--json", "as_json", is_flag=True,
               help="Print the sheet as JSON (with several files: a list of sheets, in the order given).")
 @click.option("--keep-open", is_flag=True, help="Leave the session open, to go on recording with `wiezen deal`.")
+@click.option("--full", is_flag=True,
+              help=f"Print each whole sheet, however long (without it, a sheet of more than {REPLAY_ROWS} rows is "
+                   f"summed up: its last {REPLAY_TAIL} rows and the totals).")
 @click.pass_context
-def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open: bool) -> None:
+def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open: bool, full: bool) -> None:
     """Record whole sessions written as text files, and print their sheets.
 
     All or nothing: a bad line in any FILE records nothing (of any file) and names the file and the
-    line. The same file twice is recognised and not recorded twice. `-` reads standard input. The file
-    format:
+    line. The same file twice is recognised and not recorded twice. `-` reads standard input. A long
+    session prints a summary: its last rows and the totals (--full prints the whole sheet; `wiezen sheet`
+    shows it later). The file format:
 
     \b
         # comments and blank lines are skipped
@@ -369,6 +393,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
         wiezen replay examples/*.txt
         wiezen --db club.db replay avond.txt --json
         wiezen replay --keep-open avond.txt && wiezen deal samen 8 jan+piet 9
+        wiezen replay --full seizoen.txt
     """
     import datetime
 
@@ -404,17 +429,24 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
                         raise WiezenError(f"{'stdin' if file == '-' else file}: {e}; nothing was recorded") from None
                     raise
                 results.append((file, sid, recorded))
-        docs = [sheet_doc(led, led.session(sid)) for _, sid, _ in results]
+        counts = [0 if as_json or full else led.row_count(led.session(sid)) for _, sid, _ in results]
+        docs = [sheet_doc(led, led.session(sid), REPLAY_TAIL if n > REPLAY_ROWS else None)
+                for (_, sid, _), n in zip(results, counts)]
     if as_json:
         echo_json(docs if many else docs[0])
         return
-    for i, ((file, sid, recorded), doc) in enumerate(zip(results, docs)):
+    for i, ((file, sid, recorded), doc, n) in enumerate(zip(results, docs, counts)):
         if i:
             click.echo()
         if not recorded:
             where = f"{file}: " if many else ""
             click.echo(f"{where}already recorded as session {sid}: not recorded again", err=True)
-        click.echo(render_sheet(doc, width=text_width()))
+        if n > REPLAY_ROWS:
+            click.echo(render_sheet(doc, last=REPLAY_TAIL, width=text_width()).replace(
+                "\n", f"\n({n - REPLAY_TAIL} earlier rows not shown: `wiezen sheet --session {sid}` or `replay --full` "
+                "shows the whole sheet)\n", 1))
+        else:
+            click.echo(render_sheet(doc, width=text_width()))
 
 
 @click.group()

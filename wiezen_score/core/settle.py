@@ -56,7 +56,8 @@ def _exact(name: str, value: object) -> Fraction:
         if value != value or value in (float("inf"), float("-inf")):
             raise WiezenError(f"{name}'s total is not a number: {value!r}.")
         return Fraction(repr(value))  # 0.1 means 1/10, not the nearest binary fraction
-    return Fraction(value)  # type: ignore[arg-type]
+    exact: Fraction = Fraction(value)  # type: ignore[call-overload]
+    return exact
 
 
 def _plain(x: Fraction) -> Amount:
@@ -173,10 +174,10 @@ def settle(totals: Mapping[str, int | float | Fraction], cents: int | None = Non
 
     payments = []
     for payer, payee, amount in sorted(raw):
-        points = Fraction(amount, scale)
+        share = Fraction(amount, scale)
         money = None
         if cents is not None:
-            value = points * cents
-            money = (2 * value.numerator + value.denominator) // (2 * value.denominator)  # half up
-        payments.append(Payment(payer, payee, _plain(points), money))
+            due = share * cents
+            money = (2 * due.numerator + due.denominator) // (2 * due.denominator)  # half up
+        payments.append(Payment(payer, payee, _plain(share), money))
     return payments

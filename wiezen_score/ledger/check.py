@@ -371,12 +371,12 @@ def _rescore(
                 problems.append(Problem("rescore", f"points for player id(s) {strangers[eid]}, who do not sit at this table", sid, no, eid))
             if offender_id is not None and offender_id not in names:
                 problems.append(Problem("rescore", f"the offender (player id {offender_id}) does not sit at this table", sid, no, eid))
-            e = stored_input(
+            entry = stored_input(
                 str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
                 bool(round_), reason or "", deal_no,
             )
             try:
-                sc = fold.score(e)
+                sc = fold.score(entry)
             except WiezenError as err:
                 problems.append(Problem("rescore", f"'{text}' cannot be re-scored: {err}", sid, no, eid))
                 if 0 <= nd < len(players) and nm >= 1:

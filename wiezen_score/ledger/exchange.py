@@ -303,8 +303,8 @@ def validate_header(doc: Any) -> None:
         _need(isinstance(sessions, (list, Iterator)), "the file", '"sessions" must be a list')
         precs = doc.get("precedents")
         _need(precs is None or isinstance(precs, list), "the file", '"precedents" must be a list')
-    except _Bad as e:
-        raise WiezenError(f"cannot import: {e}") from None
+    except _Bad as bad:
+        raise WiezenError(f"cannot import: {bad}") from None
 
 
 def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
@@ -332,19 +332,19 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             _need(isinstance(s["plan"], str), w, '"plan" must be text or null')
             try:
                 parse_plan(s["plan"])
-            except WiezenError as e:
-                raise _Bad(f"{w}: {e}") from None
+            except WiezenError as err:
+                raise _Bad(f"{w}: {err}") from None
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, f"bad date {s['date']!r}")
             _rules_cache(s["rules_toml"], s["rules_name"])
-        except WiezenError as e:
-            raise _Bad(f"{w}: {e}") from None
+        except WiezenError as err:
+            raise _Bad(f"{w}: {err}") from None
         players = s["players"]
         _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, '"players" must be a list of names')
         try:
             check_player_names(players)
-        except WiezenError as e:
-            raise _Bad(f"{w}: {e}") from None
+        except WiezenError as err:
+            raise _Bad(f"{w}: {err}") from None
         n = len(players)
         _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, '"first_dealer" must be a seat number')
         seated = {p.casefold(): p for p in players}
@@ -409,8 +409,8 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             v = e["void"]
             if v is not None and v["by"] is not None:
                 _need(v["by"] in uids_here, f"{w}, entry {e['uid']}", "voided by an entry that is not in its session")
-    except _Bad as e:
-        raise WiezenError(f"cannot import: {e}") from None
+    except _Bad as bad:
+        raise WiezenError(f"cannot import: {bad}") from None
 
 
 def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -557,6 +557,21 @@ class Ledger:
                     rescored.append(r.no)
         return new_sc, rescored
 
+    def entry_count(self) -> int:
+        """How many entries the ledger holds, in every session (voided ones too)."""
+        return int(self.conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    def row_count(self, s: SessionInfo) -> int:
+        """How many rows the session's sheet has (voided entries too)."""
+        return int(self.conn.execute("SELECT count(*) FROM entries WHERE session_id = ?", (s.id,)).fetchone()[0])
+
+    def window_start(self, s: SessionInfo, last: int) -> int:
+        """The entry number the last ``last`` rows of the sheet start at (one indexed read; 0 for all of them)."""
+        row = self.conn.execute(
+            "SELECT no FROM entries WHERE session_id = ? ORDER BY no DESC, id DESC LIMIT 1 OFFSET ?", (s.id, last - 1)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
     def entries(self, s: SessionInfo, since_no: int = 0) -> list[EntryRow]:
         """Every entry of the session (voided ones too), in sheet order."""
         names = dict(zip(s.player_ids, s.players))

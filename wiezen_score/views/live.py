@@ -88,7 +88,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
         return left + (pw * i / (n - 1) if n > 1 else pw / 2)
 
     def Y(v: float) -> float:
-        return top + ph * (hi - v) / (hi - lo)
+        return float(top + ph * (hi - v) / (hi - lo))
 
     def f(x: float) -> str:
         s = f"{x:.1f}"
@@ -123,7 +123,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
 
 
 def _entry_text(e: Mapping[str, Any]) -> str:
-    text = {"pass": "rondje pas", "redeal": "redeal"}.get(e["kind"], e["text"])
+    text = str({"pass": "rondje pas", "redeal": "redeal"}.get(e["kind"], e["text"]))
     if e.get("reason"):
         text += f" ({e['reason']})"
     return text

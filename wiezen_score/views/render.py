@@ -47,7 +47,7 @@ def csv_safe(value: object) -> Cell:
     if isinstance(value, (int, float)):
         return value
     if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, str):
-        num, den = int(value.numerator), int(value.denominator)  # type: ignore[attr-defined]
+        num, den = int(value.numerator), int(value.denominator)
         return num if den == 1 else num / den
     text = value if isinstance(value, str) else str(value)
     first = text.lstrip(" \u00a0\u3000")[:1]
@@ -187,8 +187,8 @@ def _nice_step(span: float, ticks: int = 5) -> float:
     mag = 10 ** math.floor(math.log10(raw))
     for m in (1, 2, 2.5, 5, 10):
         if raw <= m * mag:
-            return m * mag
-    return 10 * mag  # pragma: no cover
+            return float(m * mag)
+    return float(10 * mag)  # pragma: no cover
 
 
 def _f(x: float) -> str:
@@ -297,9 +297,9 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
                 f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
             )
-        for x, y, label, v in coords:
+        for cx, cy, label, v in coords:
             out.append(
-                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
+                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
                 f"<title>{_esc(player)}, {_esc(label)}: {_esc(_num_text(v))}</title></circle>"
             )
         out.append("</g>")
