@@ -66,9 +66,59 @@ class WiezenGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _check_utf8(args)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except WiezenError as e:
+            raise click.ClickException(str(e)) from None
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """click's main, with every error message printed safely (user text in it shown with visible escapes)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        import errno
+
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as e:
+            from ..views.safe import safe
+
+            message = e.format_message
+            e.format_message = lambda: safe(message())  # type: ignore[method-assign]
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except OSError as e:
+            if e.errno == errno.EPIPE:  # the reader went away (wiezen sheet | head): not an error of ours
+                sys.exit(1)
+            raise
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _check_utf8(args: list[str]) -> None:
+    """Every word of the command line is UTF-8 text: a byte that is not (Python keeps it as a lone surrogate)
+    could be neither stored nor printed. The error names the option or the word."""
+    from ..core.text import bad_utf8, require_utf8
+
+    for i, a in enumerate(args):
+        if bad_utf8(a) is None:
+            continue
+        if a.startswith("--") and "=" in a:
+            name, _, value = a.partition("=")
+            what = name
+        elif i > 0 and args[i - 1].startswith("-") and not args[i - 1][1:].isdigit():
+            what, value = args[i - 1], a
+        else:
+            what, value = f"the word {i + 1} of the command line", a
+        try:
+            require_utf8(value, what)
         except WiezenError as e:
             raise click.ClickException(str(e)) from None
 
@@ -111,5 +161,7 @@ def main() -> None:
     except Exception as e:  # a bug: say so in one line, never a traceback
         if os.environ.get("WIEZEN_DEBUG"):
             raise
-        click.echo(f"Error: unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)", err=True)
+        from ..views.safe import safe
+
+        click.echo(safe(f"Error: unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)"), err=True)
         sys.exit(1)

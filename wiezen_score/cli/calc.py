@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 import click
 
@@ -66,15 +66,15 @@ def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
               "Default: the open session's, else whisthub.")
 @click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the four who play the "
               "open session's next deal, else A,B,C,D.")
-@click.option("--multiplier", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--multiplier", type=click.IntRange(min=1, max=2**20), default=1, show_default=True,
               help="Multiply every amount (x2 after a rondje pas under doubling house rules).")
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel (wikibooks-wiezen: 24 instead of 12).")
-@click.option("--each", "each", type=click.File("r", encoding="utf-8"), metavar="FILE|-",
+@click.option("--each", "each", type=click.File("rb"), metavar="FILE|-",
               help="Score one deal line per line of FILE (- for stdin); blank lines and # comments are skipped.")
 @click.option("--json", "as_json", is_flag=True, help="JSON output (with --each: one JSON object per line).")
 @click.pass_context
 def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, players: str | None, multiplier: int,
-         over_troel: bool, each: TextIO | None, as_json: bool) -> None:
+         over_troel: bool, each: BinaryIO | None, as_json: bool) -> None:
     """Score one deal under house rules, without recording anything.
 
     DEAL is a deal line: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or for miseries
@@ -135,15 +135,18 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         ctx.exit(1)
 
 
-def _each(src: TextIO, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool, as_json: bool) -> int:
+def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool, as_json: bool) -> int:
     out = sys.stdout
     failed = 0
     dumps = json.dumps
-    for no, raw in enumerate(src, 1):
-        line = raw.strip().lstrip("\ufeff").strip()  # a byte-order mark some editors write
-        if not line or line.startswith("#"):
-            continue
+    from ..core.text import decode_utf8
+
+    for no, data in enumerate(src, 1):
         try:
+            # a byte-order mark some editors write is dropped (utf-8-sig)
+            line = decode_utf8(data, "the line", one_line=True).strip().lstrip("\ufeff").strip()
+            if not line or line.startswith("#"):
+                continue
             text, s = score_line(line, rules, names, multiplier, over_troel)
         except WiezenError as e:
             failed += 1

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from .common import SESSION_ID
+
 from ..core.errors import WiezenError
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
 from .session_cmds import _db
@@ -163,7 +165,7 @@ def _md(text: str) -> str:
 @click.command()
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
-@click.option("--session", "session_id", type=int, help="Export only this session.")
+@click.option("--session", "session_id", type=SESSION_ID, help="Export only this session.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               help="Write to this file instead of stdout (never over the ledger, nor over an SQLite file).")
 @click.option("--force", is_flag=True, help="With -o: replace an existing SQLite file (never the ledger in use).")

@@ -32,6 +32,36 @@ def text_width() -> int | None:
     return None
 
 
+class Number(click.ParamType):
+    """A session, entry or precedent number: ASCII digits, at most nine of them (one clear error, never an overflow)."""
+
+    name = "integer"
+
+    def __init__(self, what: str = "number", minimum: int = 0) -> None:
+        self.what = what
+        self.minimum = minimum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from ..core.text import MAX_DIGITS, as_count, shorten
+
+        if isinstance(value, int):
+            return value
+        n = as_count(str(value).strip())
+        if n is None or n < self.minimum:
+            name = (param.opts[0] if isinstance(param, click.Option) else (param.human_readable_name if param else ""))
+            raise WiezenError(
+                f"{name + ' ' if name else ''}'{shorten(str(value))}' is not {self.what}: give a whole number "
+                f"from {self.minimum} to {'9' * MAX_DIGITS}"
+            )
+        return n
+
+
+SESSION_ID = Number("a session number (see `wiezen sessions`)", 1)
+ENTRY_NO = Number("an entry number (see `wiezen sheet`)", 1)
+PRECEDENT_ID = Number("a precedent number (see `wiezen precedent list`)", 1)
+COUNT = Number("a count", 1)
+
+
 def read_text_file(path: str, what: str = "file") -> str:
     try:
         with open(path, "rb") as f:

@@ -21,8 +21,11 @@ from typing import Any, Callable
 
 import click
 
+from .common import COUNT
+
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
+from ..core.text import as_count
 from .session_cmds import _db, recorded_line
 
 COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent", "quit", "redeal", "settle", "sheet",
@@ -245,23 +248,25 @@ class Table:
         return s
 
     def cmd_sheet(self, args: list[str]) -> None:
-        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
+        rows = as_count(args[0]) if len(args) == 1 else None
+        if len(args) > 1 or (args and not rows):
             raise WiezenError("sheet takes nothing, or how many rows to show: 'sheet 10'")
-        self.show(self._open(), int(args[0]) if args else None)
+        self.show(self._open(), rows)
 
     def cmd_explain(self, args: list[str]) -> None:
         from .sheet import explain_doc, render_explain
 
-        if len(args) != 1 or not args[0].isdigit():
+        no = as_count(args[0]) if len(args) == 1 else None
+        if no is None:
             raise WiezenError("explain takes an entry number: 'explain 4'")
-        self.echo(render_explain(explain_doc(self.led, self._open(), int(args[0]))))
+        self.echo(render_explain(explain_doc(self.led, self._open(), no)))
 
     def cmd_settle(self, args: list[str]) -> None:
         from ..core.settle import format_money, settle
 
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        cents = as_count(args[0]) if len(args) == 1 else None
+        if len(args) > 1 or (args and cents is None):
             raise WiezenError("settle takes nothing, or the cents a point is worth: 'settle 10'")
-        cents = int(args[0]) if args else None
         s = self._open()
         totals = self.led.totals(s.id)
         self.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
@@ -510,7 +515,7 @@ def default_history() -> str:
 
 
 @click.command()
-@click.option("--last", default=6, show_default=True, type=click.IntRange(min=1),
+@click.option("--last", default=6, show_default=True, type=COUNT,
               help="How many rows of the sheet to show after each entry.")
 @click.option("--history", "history", type=click.Path(dir_okay=False), metavar="FILE",
               help="The prompt's history file (default: play_history in the user data folder).")
@@ -543,7 +548,10 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
 
     from .. import ledger
 
+    from ..core.text import decode_utf8
+
     interactive = sys.stdin.isatty()
+    stdin = getattr(sys.stdin, "buffer", None) or sys.stdin  # bytes: a line that is not UTF-8 is one bad line
     color = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     failed = 0
     with ledger.open_ledger(_db(ctx)) as led:
@@ -587,12 +595,18 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                     except KeyboardInterrupt:  # Ctrl-C drops the line being typed, like a shell
                         click.echo()
                         continue
+                    except UnicodeDecodeError:
+                        table.error("that line was not UTF-8 text: type it again")
+                        continue
                 else:
-                    raw = sys.stdin.readline()
-                    if not raw:
+                    data = stdin.readline()
+                    if not data:
                         break
                 lineno += 1
                 try:
+                    if not interactive:
+                        # a byte-order mark some editors write is dropped (utf-8-sig)
+                        raw = data if isinstance(data, str) else decode_utf8(data, "this line", one_line=True)
                     table.handle(raw)
                 except Stop as e:
                     if e.args:

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from .common import SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
+
 from ..core.errors import WiezenError
 from .common import DATE_HELP, Output, echo_json, output_options
 from .completion import complete_player
@@ -66,8 +68,8 @@ def precedent() -> None:
 @precedent.command()
 @click.argument("title", nargs=-1)
 @click.option("--ruling", help="What was decided (required).")
-@click.option("--session", "session_id", type=int, help="The session it arose from.")
-@click.option("--deal", "entry_no", type=int, metavar="N",
+@click.option("--session", "session_id", type=SESSION_ID, help="The session it arose from.")
+@click.option("--deal", "entry_no", type=ENTRY_NO, metavar="N",
               help="Entry N of the sheet it arose from (in --session, else the open or newest session).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat, or separate with commas).")
 @click.option("--player", "players", multiple=True, shell_complete=complete_player, help="A player involved (repeat, or separate with commas).")
@@ -122,7 +124,7 @@ def _csv_rows(items: list[Any]) -> list[list[Any]]:
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
 @click.option("--tag", help="Only precedents with this tag.")
 @click.option("--player", help="Only precedents involving this player.", shell_complete=complete_player)
-@click.option("--session", "session_id", type=int, help="Only precedents that arose from this session.")
+@click.option("--session", "session_id", type=SESSION_ID, help="Only precedents that arose from this session.")
 @click.pass_context
 def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | None, player: str | None,
           session_id: int | None, output: Output) -> None:
@@ -160,7 +162,7 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
 @precedent.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1)
 @output_options(formats=("text", "csv", "json"), default="text", json_help=_ITEM_JSON)
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="At most N results.")
+@click.option("--limit", type=COUNT, default=20, show_default=True, help="At most N results.")
 @click.pass_context
 def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Output) -> None:
     """Full-text search over titles, rulings and tags, best match first.
@@ -216,7 +218,7 @@ def _entry_line(r: Any, players: tuple[str, ...]) -> str:
 
 
 @precedent.command()
-@click.argument("pid", metavar="ID", type=int)
+@click.argument("pid", metavar="ID", type=PRECEDENT_ID)
 @click.option("--json", "as_json", is_flag=True, help="JSON: the item plus players, history and the entry.")
 @click.pass_context
 def show(ctx: click.Context, pid: int, as_json: bool) -> None:
@@ -284,7 +286,7 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
 
 
 @precedent.command()
-@click.argument("pid", metavar="ID", type=int)
+@click.argument("pid", metavar="ID", type=PRECEDENT_ID)
 @click.option("--title", help="The new title.")
 @click.option("--ruling", help="The new ruling.")
 @click.option("--tag", "tags", multiple=True, help="The new tags (replace the old ones; repeat or use commas).")

@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from .common import ENTRY_NO
+
 from ..core.errors import WiezenError
 from ..core.scoring import signed
 from ..core.session import EntryInput, Scored, TableState, sitting_out
@@ -241,7 +243,7 @@ def redeal(ctx: click.Context, reason: str) -> None:
 @click.argument("player", shell_complete=complete_player)
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
-@click.option("--deal", "deal_no", type=int, help="Link the penalty to recorded deal N (its players are paid).")
+@click.option("--deal", "deal_no", type=ENTRY_NO, help="Link the penalty to recorded deal N (its players are paid).")
 @click.option("--precedent", "as_precedent", is_flag=True,
               help="Also keep this ruling as a precedent (its title is the reason), in the same transaction.")
 @click.option("--ruling", help="With --precedent: what was decided (default: what the penalty was).")
@@ -305,7 +307,7 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
 
 
 @click.command(context_settings=DEAL_ARGS)
-@click.argument("no", type=click.IntRange(min=1, max=2**40))
+@click.argument("no", type=ENTRY_NO)
 @click.argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from .common import SESSION_ID, ENTRY_NO, COUNT
+
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
 from ..core.session import TableState, sitting_out
@@ -181,7 +183,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
                 "sat out or the entry is voided), or html: one self-contained page with a chart.")
 @click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
-@click.option("--last", type=click.IntRange(min=1), help="Show only the last N rows.")
+@click.option("--last", type=COUNT, help="Show only the last N rows.")
 @click.pass_context
 def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, output: Output, last: int | None) -> None:
     """Show the scoresheet: one row per entry with running totals.
@@ -226,7 +228,7 @@ def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
 
 
 @click.command()
-@click.argument("no", type=int)
+@click.argument("no", type=ENTRY_NO)
 @click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")

@@ -16,6 +16,7 @@ from typing import Sequence, Union
 
 from .errors import WiezenError
 from .rules import Contract, HouseRules, MiserieContract, TrickContract, normalize_word
+from .text import as_count, is_digits, shorten
 
 OVER_TROEL = "over-troel"
 
@@ -120,12 +121,13 @@ def find_contract(words: Sequence[str], rules: HouseRules) -> tuple[Contract, in
 
 
 def _tricks(word: str) -> int:
-    try:
-        n = int(word)
-    except ValueError:
-        raise WiezenError(f"'{word}' is not a number of tricks (0 to 13)") from None
-    if not 0 <= n <= 13:
-        raise WiezenError(f"{n} tricks: a deal has 13 tricks, so tricks are 0 to 13")
+    digits = word[1:] if word.startswith("-") else word
+    if not is_digits(digits):
+        raise WiezenError(f"'{shorten(word)}' is not a number of tricks (0 to 13)")
+    n = as_count(digits)
+    if n is None or n > 13 or word.startswith("-"):
+        shown = f"{'-' if word.startswith('-') else ''}{n}" if n is not None else shorten(word)
+        raise WiezenError(f"{shown} tricks: a deal has 13 tricks, so tricks are 0 to 13")
     return n
 
 
@@ -163,6 +165,8 @@ def parse_deal(
     if words[-1].lower() == OVER_TROEL:
         over_troel = True
         words = words[:-1]
+        if not words:
+            raise WiezenError("'over-troel' follows a miserie deal line, e.g. 'open-miserie jan 0 over-troel'")
     contract, used = find_contract(words, rules)
     args = words[used:]
     act = tuple(active) if active is not None else tuple(players)
@@ -200,16 +204,16 @@ def parse_deal(
     if over_troel:
         raise WiezenError(f"over-troel is for a miserie bid over a troel, not for {contract.name}")
     level = contract.levels[0]
-    if args and args[0].isdigit() and len(args) == 3:
-        lv = int(args[0])
-        if lv not in contract.levels:
+    if args and is_digits(args[0]) and len(args) == 3:
+        lv = as_count(args[0])
+        if lv is None or lv not in contract.levels:
             raise WiezenError(
-                f"{contract.name} has no level {lv} in house rules '{rules.name}'; "
+                f"{contract.name} has no level {shorten(args[0]) if lv is None else lv} in house rules '{rules.name}'; "
                 f"levels: {', '.join(map(str, contract.levels))}"
             )
         level = lv
         args = args[1:]
-    if len(args) != 2 or (args[0].isdigit() and not args[1].lstrip("-").isdigit()):  # e.g. 'samen 8 A+B'
+    if len(args) != 2 or (is_digits(args[0]) and not is_digits(args[1].lstrip("-"))):  # e.g. 'samen 8 A+B'
         example = f"{contract.name} {contract.levels[0]} jan{'+piet' if contract.team else ''} 9"
         raise WiezenError(f"expected {contract.name} [LEVEL] TAKER{'+PARTNER' if contract.team else ''} TRICKS, e.g. '{example}'")
     names = [n for n in args[0].split("+")]

@@ -164,6 +164,10 @@ def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise WiezenError(f"{source} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise WiezenError(f"{source} is not usable house rules: its tables or lists are nested too deeply") from None
+    except ValueError as e:  # e.g. a number of thousands of digits (Python's int limit)
+        raise WiezenError(f"{source} is not usable house rules: a number in it is far too long ({e})") from None
 
 
 def parse_rules(text: str, source: str = "house rules") -> HouseRules:

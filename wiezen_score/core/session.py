@@ -17,6 +17,10 @@ from .scoring import Points, score
 
 KINDS = ("deal", "pass", "redeal", "penalty")
 
+#: the most a deal can be doubled to under ``double = "stack"`` (20 rondjes pas in a row); one more is refused,
+#: so that every score stays an exact, storable number
+MAX_MULTIPLIER = 2**20
+
 
 @dataclass(frozen=True)
 class TableState:
@@ -148,6 +152,12 @@ def apply(
             after = queue_state(dealer, state.owed() + 1)
         else:
             pending = {"none": state.pending, "once": 2, "stack": state.pending * 2}[mode]
+            if pending > MAX_MULTIPLIER:
+                raise WiezenError(
+                    f"another rondje pas would make the next deal count x{pending}: wiezen doubles up to "
+                    f"x{MAX_MULTIPLIER} ({MAX_MULTIPLIER.bit_length() - 1} rondjes pas in a row); record the deal "
+                    "that is played, or a redeal"
+                )
             after = TableState(dealer, pending)
         steps = ["rondje pas: everybody passed, no contract is played: 0 for everyone"]
         if mode == "once":

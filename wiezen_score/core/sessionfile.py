@@ -21,6 +21,7 @@ from typing import Union
 
 from .errors import WiezenError
 from .session import EntryInput
+from .text import as_count, is_digits, shorten
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 def parse_entry(words: list[str]) -> EntryInput | Undo:
     """An entry line (no header): deal, pas, redeal, penalty, undo."""
     if not words:
-        raise WiezenError("an empty line: give a deal (e.g. 'samen 9 jan+piet 10'), pas, redeal, penalty or undo")
+        raise WiezenError("an empty entry: give a deal line, pas, redeal or penalty, e.g. 'samen 8 jan+piet 9'")
     head = words[0].lower()
     rest = " ".join(words[1:])
     if head == "rondje" and len(words) > 1 and words[1].lower() in ("pas", "pass"):  # what the table says
@@ -79,9 +80,11 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
         is_round = len(words) > 2 and words[2].lower() == "round"
         reason = " ".join(words[3:] if is_round else words[2:])
         deal_no = None
-        m = re.match(r"^deal (\d+)\b\s*(.*)$", reason)
+        m = re.match(r"^deal ([0-9]+)\b\s*(.*)$", reason)
         if m:
-            deal_no, reason = int(m.group(1)), m.group(2)
+            deal_no, reason = as_count(m.group(1)), m.group(2)
+            if deal_no is None:
+                raise WiezenError(f"penalty ... deal {shorten(m.group(1))}: no deal has that number")
         return EntryInput("penalty", offender=words[1], round=is_round, reason=reason, deal_no=deal_no)
     return EntryInput("deal", text=" ".join(words))
 
@@ -121,10 +124,13 @@ def parse_line(line: str) -> Line | None:
             raise WiezenError(f"players line: a table has 4 to 6 players, not {len(names)}")
         return Header("players", players=tuple(names), dealer=dealer)
     if head == "amend":
-        if len(words) < 3 or not words[1].isdigit():
+        if len(words) < 3 or not is_digits(words[1]):
             raise WiezenError("amend line: 'amend N DEAL', e.g. 'amend 3 samen 8 jan+piet 8'")
+        no = as_count(words[1])
+        if no is None:
+            raise WiezenError(f"amend line: there is no entry {shorten(words[1])}")
         entry = parse_entry(words[2:])
         if isinstance(entry, Undo):
             raise WiezenError("amend N takes a deal, pas, redeal or penalty, not undo")
-        return Amend(int(words[1]), entry)
+        return Amend(no, entry)
     return parse_entry(words)
