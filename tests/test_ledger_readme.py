@@ -26,7 +26,7 @@ def test_readme_first_command_and_replaying_twice(tmp_path):
     db = tmp_path / "fresh" / "wiezen.db"  # its folder does not exist yet either
     r = wiezen(db, "replay", "examples/cafe-de-kroon-rupelstreek.txt")
     assert r.returncode == 0, r.stderr
-    assert r.stderr == ""
+    assert r.stderr == f"new ledger: {db}\n"  # a new ledger, in a new folder: it says so, and nothing else
     lines = r.stdout.splitlines()
     assert lines[0].startswith("session 1: Café De Kroon, 2026-11-27 (rupelstreek")
     assert TOTALS_LINE in lines

@@ -128,7 +128,7 @@ def test_a_typed_evening_ends_with_the_sheet_of_the_same_evening_replayed(tmp_pa
 
     r = play(tmp_path / "play.db", typed)
     assert r.exit_code == 0, r.stderr
-    assert r.stderr == ""
+    assert r.stderr == f"new ledger: {tmp_path / 'play.db'}\n"  # the only word on stderr: it says so
     ok(tmp_path / "replay.db", "replay", "--keep-open", full)
     got, want = sheet(tmp_path / "play.db"), sheet(tmp_path / "replay.db")
     assert got == want
@@ -171,7 +171,7 @@ def test_a_bad_line_is_reported_with_its_number_and_skipped(tmp_path):
     bad = lines[:6] + ["s 8 j+xavier 9", "s 8 j+j 9", "s 9 j+p 9", "alleen 5 p"] + lines[6:]
     r = play(tmp_path / "bad.db", "\n".join(bad) + "\n")
     assert r.exit_code == 1
-    errors = r.stderr.strip().splitlines()
+    errors = [e for e in r.stderr.strip().splitlines() if not e.startswith("new ledger: ")]
     assert [e.split(":")[:2] for e in errors] == [["Error", " line 7"], ["Error", " line 8"], ["Error", " line 9"],
                                                   ["Error", " line 10"]]
     assert "xavier" in errors[0]
@@ -185,7 +185,7 @@ def test_a_bad_line_is_reported_with_its_number_and_skipped(tmp_path):
 def test_eof_ends_cleanly_and_quit_stops_reading(tmp_path):
     db = tmp_path / "w.db"
     r = play(db, "rules rupelstreek\nplayers jan piet mieke lotte\ns 8 j+p 9")  # no newline at the end
-    assert (r.exit_code, r.stderr) == (0, "")
+    assert (r.exit_code, r.stderr) == (0, f"new ledger: {db}\n")
     assert sheet(db)["totals"] == {"jan": 3, "piet": 3, "mieke": -3, "lotte": -3}  # samen 8, 9 tricks: 2 + 1
     assert sheet(db)["session"]["open"] is True  # play resumes it next time
     r = play(db, "pas\nquit\ns 8 m+l 10\n")

@@ -128,7 +128,7 @@ def _check_utf8(args: list[str]) -> None:
 @click.option(
     "--db",
     "db_path",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     envvar="WIEZEN_DB",
     help="The ledger (SQLite file). Default: $WIEZEN_DB, else wiezen.db in your user data folder "
     "(see `wiezen db path`).",

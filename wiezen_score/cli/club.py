@@ -243,30 +243,31 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
         wiezen --db club.db import tafel1.json
         wiezen --db club.db import /media/usb/tafel2/wiezen.db
     """
-    import json
     import sys
 
     from .. import ledger
     from ..ledger import exchange
 
-    from .common import LazyProgress
+    from .common import LazyProgress, new_ledger_note
 
     target = ledger.resolve_path(_db(ctx))
-    new_ledger = not os.path.exists(target)
+    new_ledger = not ledger.check_ledger_path(target)
+    announce = (lambda path: None) if dry_run else new_ledger_note
     bar = LazyProgress("importing")
     try:
         if file == "-":
-            try:
-                doc = json.loads(sys.stdin.read())
-            except json.JSONDecodeError as e:
-                raise WiezenError(f"stdin is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno}") from None
-            with ledger.open_ledger(target) as led:
+            from ..core.text import decode_utf8, parse_json
+
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = decode_utf8(stdin.read(), "stdin") if stdin is not None else sys.stdin.read()
+            doc = parse_json(data, "stdin")
+            with ledger.open_ledger(target, create=announce) as led:
                 report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
             kind = "file"
         elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
             raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
         else:
-            with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target) as led:
+            with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target, create=announce) as led:
                 report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
     except BaseException:
         if new_ledger:  # "nothing was written" holds for the file system too: no empty ledger left behind

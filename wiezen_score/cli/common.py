@@ -62,6 +62,13 @@ PRECEDENT_ID = Number("a precedent number (see `wiezen precedent list`)", 1)
 COUNT = Number("a count", 1)
 
 
+def new_ledger_note(path: str) -> None:
+    """Said on stderr by a command that created a new ledger (and maybe its folder)."""
+    from ..views.safe import safe
+
+    click.echo(f"new ledger: {safe(os.path.abspath(path))}", err=True)
+
+
 def read_text_file(path: str, what: str = "file") -> str:
     try:
         with open(path, "rb") as f:

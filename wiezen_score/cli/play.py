@@ -554,7 +554,9 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     stdin = getattr(sys.stdin, "buffer", None) or sys.stdin  # bytes: a line that is not UTF-8 is one bad line
     color = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     failed = 0
-    with ledger.open_ledger(_db(ctx)) as led:
+    from .common import new_ledger_note
+
+    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         table = Table(led, interactive, last, color)
         def finish() -> None:
             pass
@@ -626,5 +628,5 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                     failed += 1
         finally:
             finish()
-    if failed and not interactive:
-        ctx.exit(1)
+        if failed and not interactive:
+            ctx.exit(1)  # inside: a ledger this run created and left empty is removed again

@@ -92,7 +92,9 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
     text = P.clean_title(" ".join(title))
     rul = P.clean_ruling(ruling)
     day = _when(date_)
-    with ledger.open_ledger(_db(ctx)) as led:
+    from .common import new_ledger_note
+
+    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         if day is None:
             if session_id is not None or entry_no is not None:
                 day = led.session(session_id).date

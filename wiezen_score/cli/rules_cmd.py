@@ -139,6 +139,8 @@ def add(ctx: click.Context, file: str, reason: str | None) -> None:
     r = parse_rules(text, label)
     if r.name in PRESETS:
         raise WiezenError(f"'{r.name}' is a built-in preset: give your house rules another name in {label}")
-    with ledger.open_ledger(ctx.obj.get("db")) as led:
+    from .common import new_ledger_note
+
+    with ledger.open_ledger(ctx.obj.get("db"), create=new_ledger_note) as led:
         result = led.add_rules(r.name, text, reason=reason)
     click.echo(result)

@@ -107,7 +107,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     import datetime
 
     from ..core.dates import parse_when
-    from .common import rules_from_spec
+    from .common import new_ledger_note, rules_from_spec
 
     from ..core.evening import make_plan
 
@@ -115,7 +115,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     names = [p.strip() for p in players.split(",")]
     ledger.session_setup(names, dealer, "")  # bad names or dealer: refused before the ledger opens
     day = parse_when(date_, datetime.date.today()).isoformat() if date_ else ""
-    with ledger.open_ledger(_db(ctx)) as led:
+    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
         s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None)
     names, sid, first = list(s.players), s.id, s.first_dealer

@@ -400,7 +400,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
     import datetime
 
     from .. import ledger
-    from .common import progress, rules_from_spec
+    from .common import new_ledger_note, progress, rules_from_spec
 
     if keep_open and len(files) > 1:
         raise WiezenError(f"--keep-open leaves one session open: give one file, not {len(files)}")
@@ -414,7 +414,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
     many = len(files) > 1
     total = sum(t.count("\n") + 1 for _, t, _ in texts)
     results: list[tuple[str, int, bool]] = []
-    with ledger.open_ledger(_db(ctx)) as led, progress(total, "recording") as bar:
+    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led, progress(total, "recording") as bar:
         with led.write():  # every file, or none
             for file, text, name in texts:
                 try:

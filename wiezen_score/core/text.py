@@ -63,3 +63,18 @@ def decode_utf8(data: bytes, what: str, one_line: bool = False) -> str:
     except UnicodeDecodeError as e:
         where = "" if one_line else f" on line {data[: e.start].count(NEWLINE) + 1}"
         raise WiezenError(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02X}{where}): save it as UTF-8") from None
+
+
+def parse_json(text: str, what: str) -> object:
+    """A JSON document; bad JSON, nesting too deep for Python and numbers of thousands of digits are one
+    WiezenError naming ``what``."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise WiezenError(f"{what} is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno} ({e.msg})") from None
+    except RecursionError:
+        raise WiezenError(f"{what} is not a wiezen export: its JSON is nested too deeply") from None
+    except ValueError as e:  # Python's limit on the digits of an int
+        raise WiezenError(f"{what} is not a wiezen export: a number in it is far too long ({e})") from None

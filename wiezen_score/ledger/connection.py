@@ -13,6 +13,9 @@ BUSY_TIMEOUT_MS = 60_000
 
 
 def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqlite3.Connection:
+    from .paths import check_ledger_path
+
+    check_ledger_path(path)  # never open a FIFO (it would wait for ever), a folder or a device
     try:
         if readonly:
             from urllib.parse import quote  # a path may hold '?', '#' or '%': quote it for the URI
@@ -30,13 +33,14 @@ def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqli
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     except sqlite3.Error as e:
-        raise db_error(e, path) from None
+        raise db_error(e, path, reading=readonly) from None
     except OSError as e:
         raise WiezenError(f"cannot open the ledger '{path}': {e.strerror}") from None
     return conn
 
 
-def db_error(e: Exception, path: str) -> WiezenError:
+def db_error(e: Exception, path: str, reading: bool = False) -> WiezenError:
+    """One clear line for an SQLite error on the ledger ``path``; ``reading``: the command only reads."""
     msg = str(e)
     low = msg.lower()
     if "not a database" in low or "file is encrypted" in low:
@@ -52,6 +56,9 @@ def db_error(e: Exception, path: str) -> WiezenError:
         if "unable to open" in low:
             return WiezenError(f"cannot open the ledger '{path}': check that its folder exists and is writable")
         return WiezenError(f"the ledger '{path}' is read-only: check the permissions of the file and its folder")
+    if reading and ("disk is full" in low or "disk i/o error" in low):
+        what = "the disk is full" if "full" in low else "a disk I/O error (is the disk full or failing?)"
+        return WiezenError(f"could not read the ledger '{path}': {what}; the ledger was not changed")
     if "disk is full" in low or "database or disk is full" in low:
         return WiezenError(f"the disk is full: nothing was written to '{path}'")
     if "disk i/o error" in low:  # e.g. EFBIG (file size limit), EIO: the transaction is rolled back

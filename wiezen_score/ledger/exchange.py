@@ -834,15 +834,16 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
     except OSError as e:
         raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
     if head != b"SQLite format 3\x00":
+        from ..core.text import parse_json
+
         try:
             with open(path, encoding="utf-8-sig") as f:
-                doc = json.load(f)
+                text = f.read()
         except UnicodeDecodeError:
             raise WiezenError(f"'{path}' is neither a wiezen export (JSON) nor a wiezen ledger") from None
-        except json.JSONDecodeError as e:
-            raise WiezenError(f"'{path}' is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno} ({e.msg})") from None
         except OSError as e:
             raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
+        doc = parse_json(text, f"'{path}'")
         yield doc, "file"
         return
     try:

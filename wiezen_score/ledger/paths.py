@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import stat
 
-
+from ..core.errors import WiezenError
 
 
 def default_path() -> str:
@@ -14,8 +15,54 @@ def default_path() -> str:
 
 
 def resolve_path(opt: str | None) -> str:
-    """--db, else $WIEZEN_DB (click fills ``opt`` from it), else the user data folder."""
-    return opt or os.environ.get("WIEZEN_DB") or default_path()
+    """--db, else $WIEZEN_DB (click fills ``opt`` from it), else the user data folder.
+
+    An empty --db (an unset shell variable: ``--db "$LEDGER"``) is an error, never the default ledger.
+    """
+    from ..core.text import require_utf8
+
+    if opt is not None and not opt.strip():
+        raise WiezenError(
+            "--db is empty (an unset shell variable?): give the ledger's file, e.g. --db club.db, or leave --db out "
+            "for your own ledger (`wiezen db path`)"
+        )
+    path = opt or os.environ.get("WIEZEN_DB") or default_path()
+    require_utf8(path, f"the ledger's path '{path}'")
+    return path
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_ledger_path(path: str) -> bool:
+    """Before anything opens or creates ``path``: it is a regular file, or nothing yet. Returns whether it exists.
+
+    A folder, a FIFO (opening one waits for ever for a writer), a device or a socket is refused in one line.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        raise WiezenError(f"the ledger '{path}' cannot be there: a part of its path is a file, not a folder") from None
+    except OSError as e:
+        raise WiezenError(f"cannot reach the ledger '{path}': {e.strerror}") from None
+    for test, kind in _KINDS:
+        if test(st.st_mode):
+            raise WiezenError(f"the ledger '{path}' is {kind}, not a ledger file: give the path of a file (--db FILE)")
+    return True
+
+
+def missing_folder(path: str) -> str | None:
+    """The folder ``path`` would be created in, when it does not exist; else None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return None if os.path.isdir(folder) else folder
 
 
 def migration_backups(path: str) -> list[str]:
@@ -37,4 +84,4 @@ def remove_ledger_files(path: str) -> None:
 
 def existing_db_path(opt: str | None) -> str | None:
     path = resolve_path(opt)
-    return path if os.path.exists(path) else None
+    return path if check_ledger_path(path) else None

@@ -52,7 +52,7 @@ class Ledger:
                 self._check_schema(existed)
         except sqlite3.Error as e:
             self.conn.close()
-            raise db_error(e, path) from None
+            raise db_error(e, path, reading=readonly) from None
         except BaseException:
             self.conn.close()
             raise
@@ -735,21 +735,78 @@ def _same(r: EntryRow, sc: Scored) -> bool:
 
 
 @contextmanager
-def open_ledger(opt: str | None, readonly: bool = False) -> Iterator[Ledger]:
-    path = resolve_path(opt)
-    if readonly and not os.path.exists(path):
-        raise WiezenError(f"no ledger at '{path}' yet: start a session first (`wiezen session start ...`)")
-    led = Ledger(path, readonly=readonly)
-    for note in led.notes:  # what an upgrade did: said once, on stderr, so that output stays clean
-        import sys
+def open_ledger(
+    opt: str | None, readonly: bool = False, create: Callable[[str], None] | None = None
+) -> Iterator[Ledger]:
+    """The ledger of --db / $WIEZEN_DB / the user data folder, checked before anything is created.
 
-        sys.stderr.write(f"note: {note}\n")
+    Only a command that starts something may create a new ledger and its folder (``create``: called with the
+    path when the command succeeded, to say so); for any other, a missing ledger is an error and no file
+    appears. When the command fails, a new ledger it leaves empty is removed again, with the folders made for it.
+    """
+    from .paths import check_ledger_path, missing_folder, remove_ledger_files
+
+    path = resolve_path(opt)
+    exists = check_ledger_path(path)
+    made: list[str] = []
+    if not exists:
+        if readonly or create is None:
+            folder = missing_folder(path)
+            raise WiezenError(
+                f"no ledger at '{path}' yet" + (f" (its folder '{folder}' does not exist either)" if folder else "")
+                + ": start a session first (`wiezen session start --players ...`)"
+            )
+        folder = missing_folder(path)
+        while folder is not None:  # the folders to make, deepest first, so that a failure can remove them
+            made.append(folder)
+            parent = os.path.dirname(folder)
+            folder = parent if parent != folder and not os.path.isdir(parent) else None
+    ok = False
     try:
-        yield led
-    except sqlite3.Error as e:
-        raise db_error(e, path) from None
+        led = Ledger(path, readonly=readonly)
+        for note in led.notes:  # what an upgrade did: said once, on stderr, so that output stays clean
+            import sys
+
+            sys.stderr.write(f"note: {note}\n")
+        try:
+            yield led
+            ok = True
+        except sqlite3.Error as e:
+            raise db_error(e, path, reading=readonly) from None
+        finally:
+            led.close()
     finally:
-        led.close()
+        if not exists and create is not None:
+            if not ok and _holds_nothing(path):  # the command failed: no new file is left behind
+                remove_ledger_files(path)
+                for folder in made:
+                    try:
+                        os.rmdir(folder)
+                    except OSError:
+                        break
+            else:
+                create(path)
+
+
+def _holds_nothing(path: str) -> bool:
+    """A ledger this command created holds no session, house rules or precedent (so nobody else wrote to it
+    meanwhile): only then may the command that failed remove it again."""
+    if not os.path.exists(path):
+        return True
+    try:
+        from urllib.parse import quote
+
+        conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return not any(
+                conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()
+                for t in ("sessions", "house_rules", "precedents", "players") if t in tables
+            )
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return os.path.getsize(path) == 0
 
 
 def peek_open_session(path: str) -> tuple[list[str], str] | None:
