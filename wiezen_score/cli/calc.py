@@ -8,6 +8,8 @@ from typing import Any, BinaryIO
 
 import click
 
+from .common import echo
+
 from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
@@ -45,7 +47,7 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
     s = score(d, rules, names, multiplier)
     why = impossible_reason(d) if isinstance(d, MiserieDeal) else None
     if why:  # the rule table still defines the points; a deal like this is refused when recorded
-        click.echo(f"Warning: {why}: no real deal ends like this, and `wiezen deal` refuses it", err=True)
+        echo(f"Warning: {why}: no real deal ends like this, and `wiezen deal` refuses it", err=True)
         s = Score(s.points, s.multiplier, s.made, (*s.explanation, f"impossible at a real table: {why}"))
     return d.text, s
 
@@ -123,12 +125,12 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         if as_json:
             echo_json(_doc(line, rules, s))
         else:
-            click.echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"],
+            echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"],
                              colalign=("left", "right")))
-            click.echo()
-            click.echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
+            echo()
+            echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
             for step in s.explanation:
-                click.echo(f"  {step}")
+                echo(f"  {step}")
         return
     failed = _each(each, rules, names, multiplier, over_troel, as_json)
     if failed:
@@ -140,6 +142,8 @@ def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, o
     failed = 0
     dumps = json.dumps
     from ..core.text import decode_utf8
+    from ..views.safe import safe, safe_json
+    from .common import echo_line
 
     for no, data in enumerate(src, 1):
         try:
@@ -151,12 +155,12 @@ def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, o
         except WiezenError as e:
             failed += 1
             if as_json:
-                out.write(dumps({"line": no, "error": str(e)}, ensure_ascii=False) + "\n")
+                out.write(safe_json(dumps({"line": no, "error": str(e)}, ensure_ascii=False)) + "\n")
             else:
-                click.echo(f"Error: line {no}: {e}", err=True)
+                echo_line(f"Error: line {no}: {e}", err=True)
             continue
         if as_json:
-            out.write(dumps(_doc(line, rules, s), ensure_ascii=False) + "\n")
+            out.write(safe_json(dumps(_doc(line, rules, s), ensure_ascii=False)) + "\n")
         else:
-            out.write(f"{text}\t" + "\t".join(f"{p} {fmt(v)}" for p, v in s.points.items()) + "\n")
+            out.write("\t".join(safe(x) for x in [text, *(f"{p} {fmt(v)}" for p, v in s.points.items())]) + "\n")
     return failed

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .common import echo
+
 from ..core.errors import WiezenError
 from .session_cmds import _db
 
@@ -77,19 +79,19 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
         })
     else:
         for p in problems:
-            click.echo(p.line())
+            echo(p.line())
         if sealed is not None and sealed.ok:
-            click.echo(f"seal: {sealed.message}")
+            echo(f"seal: {sealed.message}")
             if sealed.later:
-                click.echo("recorded after that seal (corrections): " + "; ".join(sealed.later))
+                echo("recorded after that seal (corrections): " + "; ".join(sealed.later))
         if ok:
-            click.echo(
+            echo(
                 f"ok: {result.sessions} session{'s' * (result.sessions != 1)}, {result.entries} "
                 f"entr{'ies' if result.entries != 1 else 'y'} ({result.voided} voided); "
                 f"{result.rescored} re-scored, every sum 0, the history whole"
             )
         else:
             n = len(problems)
-            click.echo(f"{n} problem{'s' * (n != 1)} in the ledger '{path}'", err=True)
+            echo(f"{n} problem{'s' * (n != 1)} in the ledger '{path}'", err=True)
     if not ok:
         ctx.exit(1)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .common import SESSION_ID
+from .common import echo, SESSION_ID
 
 from ..core.errors import WiezenError
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
@@ -116,16 +116,16 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     elif out_format == "csv":
         from ..views.render import to_csv
 
-        click.echo(to_csv(HEADERS, standings_rows(items), output.csv_dialect), nl=False)
+        echo(to_csv(HEADERS, standings_rows(items), output.csv_dialect), nl=False)
     elif out_format == "html":
         from ..views.render import html_page
 
         rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
         headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst", "average"]
         sub = f"{period[:1].upper()}{period[1:]}; as of {datetime.date.today().isoformat()}." if title else ""
-        click.echo(html_page(title or f"Standings, {period}", headers, rows, series, subtitle=sub), nl=False)
+        echo(html_page(title or f"Standings, {period}", headers, rows, series, subtitle=sub), nl=False)
     elif not items:
-        click.echo("no sessions" + (" in that period" if lo or hi else " yet"))
+        echo("no sessions" + (" in that period" if lo or hi else " yet"))
     else:
         from ..views.render import sparkline
         from ..core.scoring import signed
@@ -144,11 +144,11 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
                    "average", "trend"]  # fmt: skip
         align = ("right", "left") + ("right",) * 9 + ("left",)
         if out_format == "markdown":
-            click.echo(f"## Standings, {period}\n")
-            click.echo(table(rows, headers, tablefmt="pipe", colalign=align))
+            echo(f"## Standings, {period}\n")
+            echo(table(rows, headers, tablefmt="pipe", colalign=align))
         else:
-            click.echo(f"standings, {period}")
-            click.echo(table(rows, headers, colalign=align))
+            echo(f"standings, {period}")
+            echo(table(rows, headers, colalign=align))
 
 
 def _md(text: str) -> str:
@@ -199,7 +199,9 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
         if path is None:
             doc = {"format": exchange.EXPORT_FORMAT, "version": exchange.EXPORT_VERSION, "generator": generator,
                    "selection": {"since": lo, "until": hi, "session": None}, "sessions": []}  # fmt: skip
-            out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            from ..views.safe import safe_json
+
+            out.write(safe_json(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n")
             return 0
         from .common import LazyProgress
 
@@ -209,7 +211,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
     if output == "-":
         class Echo:
             def write(self, text: str) -> None:
-                click.echo(text, nl=False)
+                echo(text, nl=False)
 
         write(Echo())
         return
@@ -222,7 +224,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
                 n = write(f)
         except OSError as e:
             raise WiezenError(f"cannot write '{output}': {e.strerror}") from None
-    click.echo(f"exported {n} session{'' if n == 1 else 's'} to {output}", err=True)
+    echo(f"exported {n} session{'' if n == 1 else 's'} to {output}", err=True)
 
 
 @click.command("import")
@@ -285,10 +287,10 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     what = "the ledger" if kind == "ledger" else ""
     src = f"{what} {file}".strip()
     if report.precedents_skipped:
-        click.echo("warning: the file has precedents, but this ledger has no precedents log: they were left out", err=True)
+        echo("warning: the file has precedents, but this ledger has no precedents log: they were left out", err=True)
     if not report.added_anything:
         n = report.unchanged
-        click.echo(f"nothing new in {src}: " + (f"all {n} of its sessions are here already" if n else "it holds no sessions"))
+        echo(f"nothing new in {src}: " + (f"all {n} of its sessions are here already" if n else "it holds no sessions"))
         return
     parts = []
     for n, word in ((report.sessions, "session"), (report.entries, "entry"), (report.voids, "undo/amend"),
@@ -297,7 +299,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
             plural = "entries" if word == "entry" else word + "s"
             parts.append(f"{n} {word if n == 1 else plural}")
     verb = "would import" if dry_run else "imported"
-    click.echo(f"{verb} from {src}: " + ", ".join(parts) + (" (dry run: nothing written)" if dry_run else ""))
+    echo(f"{verb} from {src}: " + ", ".join(parts) + (" (dry run: nothing written)" if dry_run else ""))
 
 
 # ---------------------------------------------------------------------------------------------------- settle
@@ -353,7 +355,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     owed_line = rounds_owed_line(owed)
     if not payments:
         lines.append("all square: nobody pays anything")
-        click.echo(wrap_all("\n".join(lines + ([owed_line] if owed_line else [])), width))
+        echo(wrap_all("\n".join(lines + ([owed_line] if owed_line else [])), width))
         return
 
     rows = []
@@ -366,7 +368,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     text = table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])])
     if width is not None and max(len(x) for x in text.split("\n")) > width:
         text = "\n".join(" ".join(x for x in row if x) for row in rows)  # too wide for a table: one line each
-    click.echo(wrap_all("\n".join(lines + [text] + ([owed_line] if owed_line else [])), width))
+    echo(wrap_all("\n".join(lines + [text] + ([owed_line] if owed_line else [])), width))
 
 
 def rounds_owed_line(owed: dict[str, int]) -> str:

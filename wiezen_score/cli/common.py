@@ -126,14 +126,35 @@ def deal_text(words: Sequence[str]) -> str:
     return " ".join(words)
 
 
+def echo(text: Any = "", err: bool = False, nl: bool = True) -> None:
+    """click.echo for every text output: user text in it (names, reasons, rulings, paths) cannot steer the
+    terminal; escape and control characters are shown as visible escapes (views/safe.py), lines and tabs kept."""
+    from ..views.safe import safe_lines
+
+    click.echo(safe_lines(text), err=err, nl=nl)
+
+
+def echo_line(text: Any = "", err: bool = False) -> None:
+    """One line of output: a newline or escape in the user text it holds is shown as a visible escape."""
+    from ..views.safe import safe
+
+    click.echo(safe(text), err=err)
+
+
 def echo_json(doc: Any) -> None:
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    """A JSON document on stdout: unsafe characters in its strings as \\uXXXX escapes (still the same JSON)."""
+    from ..views.safe import safe_json
+
+    click.echo(safe_json(json.dumps(doc, ensure_ascii=False, indent=2)))
 
 
 def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
     from tabulate import tabulate
 
-    return str(tabulate(list(rows), headers=list(headers), disable_numparse=True, **kw))
+    from ..views.safe import safe
+
+    cells = [[safe(c) if isinstance(c, str) else c for c in r] for r in rows]  # a newline cannot add a row
+    return str(tabulate(cells, headers=[safe(h) for h in headers], disable_numparse=True, **kw))
 
 
 class SessionRef(click.ParamType):  # type: ignore[type-arg]
@@ -228,11 +249,11 @@ class Output:
         elif self.format == "csv":
             from ..views.render import to_csv
 
-            click.echo(to_csv(headers, rows, self.csv_dialect), nl=False)
+            echo(to_csv(headers, rows, self.csv_dialect), nl=False)
         elif text is not None:
-            click.echo(text())
+            echo(text())
         else:
-            click.echo(table(rows, headers, **table_kw))
+            echo(table(rows, headers, **table_kw))
 
 
 def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: str = "table",

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import COUNT
+from .common import echo, COUNT
 
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
@@ -91,10 +91,13 @@ class Table:
         from ..views.fit import wrap_all
         from .common import text_width
 
-        click.echo(wrap_all(text, text_width()))
+        echo(wrap_all(text, text_width()))
 
     def error(self, message: str, lineno: int | None = None) -> None:
         where = f"line {lineno}: " if lineno is not None and not self.interactive else ""
+        from ..views.safe import safe
+
+        message = safe(message)
         click.echo(click.style(f"Error: {where}{message}", fg="red") if self.color else f"Error: {where}{message}",
                    err=True, color=self.color)
 
@@ -124,7 +127,9 @@ class Table:
         if s is None:
             return ("No open session: start one with 'players jan piet mieke lotte' (before it, optionally "
                     "'rules rupelstreek' and 'session \"Café De Kroon\"'). Type help for the commands.")
-        where = ", ".join(x for x in (s.name, s.date) if x)
+        from ..views.safe import safe
+
+        where = ", ".join(safe(x) for x in (s.name, s.date) if x)
         return (f"Session {s.id} ({where}; {s.rules_name}): {', '.join(s.players)}. "
                 "Type help for the commands, quit to stop.")
 
@@ -574,7 +579,7 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                 try:
                     answer = input(f"{question} [y/N] ")
                 except (EOFError, KeyboardInterrupt):
-                    click.echo()
+                    echo()
                     return False
                 if answer.strip():
                     _forget_last_input()
@@ -592,10 +597,10 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                     try:
                         raw = read_line(table.prompt())
                     except EOFError:
-                        click.echo()
+                        echo()
                         break
                     except KeyboardInterrupt:  # Ctrl-C drops the line being typed, like a shell
-                        click.echo()
+                        echo()
                         continue
                     except UnicodeDecodeError:
                         table.error("that line was not UTF-8 text: type it again")

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .common import SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
+from .common import echo, echo_line, SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
 
 from ..core.errors import WiezenError
 from .common import DATE_HELP, Output, echo_json, output_options
@@ -32,6 +32,10 @@ def highlight(text: str, colour: bool) -> str:
     """FTS5 highlight markers as bold yellow in a terminal, else dropped."""
     from ..ledger.precedents import HL_END, HL_START
 
+    from ..views.safe import safe
+
+    # the text itself shown safely (visible escapes), the markers then turned into colour
+    text = HL_START.join(HL_END.join(safe(x) for x in part.split(HL_END)) for part in text.split(HL_START))
     if colour:
         return text.replace(HL_START, _BOLD).replace(HL_END, _RESET)
     return text.replace(HL_START, "").replace(HL_END, "")
@@ -108,7 +112,7 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
         echo_json(p.item())
         return
     src = _source(p)
-    click.echo(f"recorded precedent {pid}: {p.title}" + (f" ({src})" if src else ""))
+    echo(f"recorded precedent {pid}: {p.title}" + (f" ({src})" if src else ""))
 
 
 _ITEM_JSON = "JSON: a list of {id, date, title, ruling, tags, session, deal, players, origin}."
@@ -149,7 +153,7 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
             items = P.list_(led, lo, hi, tag, player, session_id)
     if output.format == "table" and not items:
         filtered = any(v is not None for v in (since, until, tag, player, session_id))
-        click.echo("no precedents" + (" match" if filtered else " yet"))
+        echo("no precedents" + (" match" if filtered else " yet"))
         return
     if output.format == "csv":
         output.emit(_CSV_HEADERS, _csv_rows(items), None)
@@ -192,10 +196,10 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
         output.emit(_CSV_HEADERS, _csv_rows([h.precedent for h in hits]), [h.precedent.item() for h in hits])
         return
     if not hits:
-        click.echo("no precedents match" if P.fts_terms(text) else "nothing to search for: give a word")
+        echo("no precedents match" if P.fts_terms(text) else "nothing to search for: give a word")
         return
     if not all_words:
-        click.echo("(no precedent has all the words; these have some of them)")
+        echo("(no precedent has all the words; these have some of them)")
     colour = _colour()
     for h in hits:
         p = h.precedent
@@ -206,7 +210,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
         if src:
             head += f"  ({src})"
         click.echo(head, color=colour)
-        for line in h.ruling.splitlines() or [""]:
+        for line in h.ruling.split("\n"):
             click.echo(f"    {highlight(line, colour)}", color=colour)
 
 
@@ -258,33 +262,33 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
             ],
         })
         return
-    click.echo(f"precedent {p.id}: {p.title}")
-    click.echo(f"  date: {p.date}" + (" (recorded when house rules changed)" if p.origin == "house-rules" else ""))
+    echo_line(f"precedent {p.id}: {p.title}")
+    echo_line(f"  date: {p.date}" + (" (recorded when house rules changed)" if p.origin == "house-rules" else ""))
     if p.tags:
-        click.echo(f"  tags: {', '.join(p.tags)}")
+        echo_line(f"  tags: {', '.join(p.tags)}")
     if p.players:
-        click.echo(f"  players: {', '.join(p.players)}")
-    click.echo("  ruling:")
-    for line in p.ruling.splitlines():
-        click.echo(f"    {line}")
+        echo_line(f"  players: {', '.join(p.players)}")
+    echo_line("  ruling:")
+    for line in p.ruling.split("\n"):
+        echo_line(f"    {line}")
     if s is not None:
-        click.echo(f"  arose from session {s.id}: {s.name + ', ' if s.name else ''}{s.date}")
-        click.echo(f"  house rules of that session: {s.rules_name} ({summary(s.rules)}; penalty {s.rules.penalty})")
+        echo_line(f"  arose from session {s.id}: {s.name + ', ' if s.name else ''}{s.date}")
+        echo_line(f"  house rules of that session: {s.rules_name} ({summary(s.rules)}; penalty {s.rules.penalty})")
         if then is not None:
-            click.echo(f"  entry as scored: {_entry_line(then, s.players)}")
+            echo_line(f"  entry as scored: {_entry_line(then, s.players)}")
             if then.voided:
                 how = "amended" if then.void_action == "amend" else "undone"
                 later = f"; now: {_entry_line(now_, s.players)}" if now_ is not None and now_.id != then.id else ""
-                click.echo(f"  since {how}{': ' + then.void_reason if then.void_reason else ''}{later}")
+                echo_line(f"  since {how}{': ' + then.void_reason if then.void_reason else ''}{later}")
     if len(p.history) > 1:
-        click.echo("  earlier versions:")
+        echo_line("  earlier versions:")
         for v in p.history[:-1]:
             tags = f" [{', '.join(v.tags)}]" if v.tags else ""
             why = f" (edited because: {v.note})" if v.note and v.version > 1 else ""
-            click.echo(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}{why}")
+            echo_line(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}{why}")
         last = p.history[-1]
         note = f", edited because: {last.note}" if last.note else ""
-        click.echo(f"  current: v{last.version} ({last.edited_at}){note}")
+        echo_line(f"  current: v{last.version} ({last.edited_at}){note}")
 
 
 @precedent.command()
@@ -313,7 +317,7 @@ def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, ta
     new_tags = () if no_tags else (tags or None)
     with ledger.open_ledger(_db(ctx)) as led:
         _, version = P.edit(led, pid, title, ruling, new_tags, reason)
-    click.echo(f"precedent {pid} edited: now version {version}; "
+    echo(f"precedent {pid} edited: now version {version}; "
                f"the earlier text is kept (`wiezen precedent show {pid}`)")
 
 
@@ -360,9 +364,9 @@ def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str |
         _report(ctx, no, sc, led)
         sid = led.require_open().id
     if made:
-        click.echo(f"kept as precedent {made[0]} (`wiezen precedent show {made[0]}`)")
+        echo(f"kept as precedent {made[0]} (`wiezen precedent show {made[0]}`)")
     elif e.reason.strip() and _interactive():
-        click.echo(
+        echo(
             "hint: to keep this ruling for next time: wiezen precedent add "
             f"{shlex.quote(e.reason.strip())} --session {sid} --deal {no} --ruling \"WHAT WAS DECIDED\""
         )

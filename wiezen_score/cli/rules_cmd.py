@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .common import echo
+
 from ..core.rules import PRESETS, parse_rules, summary
 from .common import Output, echo_json, output_options, read_input, rules_from_spec
 from .completion import complete_rules
@@ -77,7 +79,7 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
         echo_json(load_toml(text, name))
     else:
-        click.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
 
 
 @rules.command()
@@ -107,10 +109,10 @@ def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
     if as_json:
         echo_json(changes)
     elif not changes:
-        click.echo(f"no differences between '{old}' and '{new}'")
+        echo(f"no differences between '{old}' and '{new}'")
     else:
         for line in changes:
-            click.echo(line)
+            echo(line)
 
 
 @rules.command()
@@ -143,4 +145,4 @@ def add(ctx: click.Context, file: str, reason: str | None) -> None:
 
     with ledger.open_ledger(ctx.obj.get("db"), create=new_ledger_note) as led:
         result = led.add_rules(r.name, text, reason=reason)
-    click.echo(result)
+    echo(result)

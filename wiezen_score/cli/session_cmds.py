@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .common import ENTRY_NO
+from .common import echo, ENTRY_NO
 
 from ..core.errors import WiezenError
 from ..core.scoring import signed
@@ -50,15 +50,15 @@ def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
 
 def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
     s = led.require_open()
-    click.echo(recorded_line(no, sc, s.players))
+    echo(recorded_line(no, sc, s.players))
     totals = led.totals(s.id)
-    click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
-    click.echo("next: " + status_line(s.players, sc.after))
+    echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    echo("next: " + status_line(s.players, sc.after))
     p = evening_progress(led, s, sc.kind == "deal")
     if p is not None:
-        click.echo(p.line)
+        echo(p.line)
         if p.warning:
-            click.echo(f"warning: {p.warning}", err=True)
+            echo(f"warning: {p.warning}", err=True)
 
 
 @click.group()
@@ -119,7 +119,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         rules, text = rules_from_spec(rules_spec, led.rules_text)
         s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None)
     names, sid, first = list(s.players), s.id, s.first_dealer
-    click.echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first"
+    echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first"
                + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
 
 
@@ -156,14 +156,14 @@ def end(ctx: click.Context, as_json: bool) -> None:
         if progress is not None and not progress.over:
             click.echo("warning: the session ends before its planned length", err=True)
         return
-    click.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
     if rounds_owed_line(owed):
-        click.echo(rounds_owed_line(owed))
+        echo(rounds_owed_line(owed))
     if progress is not None:
-        click.echo(progress.line)
+        echo(progress.line)
         if not progress.over:
-            click.echo("warning: the session ends before its planned length", err=True)
-    click.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
+            echo("warning: the session ends before its planned length", err=True)
+    echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
 
 
 def _record(ctx: click.Context, e: EntryInput) -> None:
@@ -272,7 +272,7 @@ def _resealed(led: Any, s: Any) -> None:
     found = led.seals(s.id)
     if s.ended_at is not None and found:
         many = len(found) > 2
-        click.echo(f"seal: {found[-1].code}  (new, after this correction; the earlier seal{'s' * many} "
+        echo(f"seal: {found[-1].code}  (new, after this correction; the earlier seal{'s' * many} "
                    f"{', '.join(x.code for x in found[:-1])} still vouch{'' if many else 'es'} for what "
                    f"{'they' if many else 'it'} sealed)")
 
@@ -299,10 +299,10 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
         row = led.undo(reason, session_id)
         s = led.require_open() if session_id is None else led.session(session_id)
         state, _ = led.state(s)
-        click.echo(f"voided #{row.no} {row.text}")
-        click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+        echo(f"voided #{row.no} {row.text}")
+        echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
         if s.ended_at is None:
-            click.echo("next: " + status_line(s.players, state))
+            echo("next: " + status_line(s.players, state))
         _resealed(led, s)
 
 
@@ -338,8 +338,8 @@ def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str, sess
     with ledger.open_ledger(_db(ctx)) as led:
         sc, rescored = led.amend(no, e, reason, session_id)
         s = led.require_open() if session_id is None else led.session(session_id)
-        click.echo(recorded_line(no, sc, s.players) + " (amended)")
+        echo(recorded_line(no, sc, s.players) + " (amended)")
         if rescored:
-            click.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
-        click.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+            echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
+        echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
         _resealed(led, s)

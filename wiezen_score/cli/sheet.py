@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import SESSION_ID, ENTRY_NO, COUNT
+from .common import echo, SESSION_ID, ENTRY_NO, COUNT
 
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
@@ -117,8 +117,10 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     other lines are wrapped.
     """
     from ..views.fit import compact_sheet, entry_lines, wrap
+    from ..views.safe import safe_tree
     from .club import correction_note, seal_footer
 
+    doc = safe_tree(doc)  # type: ignore[assignment]  # user text shown, never obeyed: one line per field
     players = doc["session"]["players"]
     running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
     rows = []
@@ -208,7 +210,7 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     if output.format == "html":
         from .club import sheet_html
 
-        click.echo(sheet_html(doc), nl=False)
+        echo(sheet_html(doc), nl=False)
         return
     headers, rows = sheet_rows(doc)
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()))
@@ -248,7 +250,7 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
     if as_json:
         echo_json(doc)
         return
-    click.echo(render_explain(doc))
+    echo(render_explain(doc))
 
 
 def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
@@ -283,6 +285,9 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
 
 def render_explain(doc: dict[str, Any]) -> str:
     """The text of `explain`: the steps, or how the entry was voided; earlier versions last."""
+    from ..views.safe import safe_tree
+
+    doc = safe_tree(doc)  # type: ignore[assignment]
     out = [f"#{doc['no']} {doc['text']} (session {doc['session']}, {doc['rules']}; dealer {doc['dealer']})"]
     rulings = [
         f"  ruling attached: precedent {p['id']} \"{p['title']}\" (`wiezen precedent show {p['id']}`)"
@@ -346,7 +351,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     from ..core.dates import weekday_name
 
     if output.format == "table" and not items:
-        click.echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
+        echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
         return
     if output.format == "csv":
         rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
@@ -439,16 +444,16 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
         return
     for i, ((file, sid, recorded), doc, n) in enumerate(zip(results, docs, counts)):
         if i:
-            click.echo()
+            echo()
         if not recorded:
             where = f"{file}: " if many else ""
-            click.echo(f"{where}already recorded as session {sid}: not recorded again", err=True)
+            echo(f"{where}already recorded as session {sid}: not recorded again", err=True)
         if n > REPLAY_ROWS:
-            click.echo(render_sheet(doc, last=REPLAY_TAIL, width=text_width()).replace(
+            echo(render_sheet(doc, last=REPLAY_TAIL, width=text_width()).replace(
                 "\n", f"\n({n - REPLAY_TAIL} earlier rows not shown: `wiezen sheet --session {sid}` or `replay --full` "
                 "shows the whole sheet)\n", 1))
         else:
-            click.echo(render_sheet(doc, width=text_width()))
+            echo(render_sheet(doc, width=text_width()))
 
 
 @click.group()
@@ -485,11 +490,11 @@ def path(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         echo_json({"path": p, "exists": os.path.exists(p), "backups": backups})
         return
-    click.echo(p)
+    echo(p)
     if backups:
-        click.echo("backups made before schema upgrades:", err=True)
+        echo("backups made before schema upgrades:", err=True)
         for b in backups:
-            click.echo(f"  {b}", err=True)
+            echo(f"  {b}", err=True)
 
 
 @db.command()
@@ -511,7 +516,7 @@ def backup(ctx: click.Context, file: str, force: bool) -> None:
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         led.backup(file, force)
-    click.echo(f"backup written to {file}")
+    echo(f"backup written to {file}")
 
 
 @db.command("datasette-metadata")

@@ -61,14 +61,16 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
     ``René``); a near miss names the player probably meant."""
     from .suggest import bare, did_you_mean
 
-    w = word.strip().casefold()
+    from .names import name_key
+
+    w = name_key(word)
     if not w:
         raise WiezenError("empty player name")
-    for same in (lambda p: p.casefold() == w, lambda p: bare(p) == bare(w)):
+    for same in (lambda p: name_key(p) == w, lambda p: bare(p) == bare(w)):
         exact = [p for p in players if same(p)]
         if len(exact) == 1:
             return exact[0]
-    cands = [p for p in players if p.casefold().startswith(w)] or [p for p in players if bare(p).startswith(bare(w))]
+    cands = [p for p in players if name_key(p).startswith(w)] or [p for p in players if bare(p).startswith(bare(w))]
     if len(cands) == 1:
         return cands[0]
     if not cands:

@@ -181,7 +181,9 @@ def write_export(
     rows = _selected(conn, since, until, session_id)
 
     def dump(value: Any, indent: str) -> str:
-        return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
+        from ..views.safe import safe_json
+
+        return safe_json(json.dumps(value, ensure_ascii=False, indent=1)).replace("\n", "\n" + indent)
 
     out.write("{\n")
     for k, v in _header(since, until, session_id, generator).items():

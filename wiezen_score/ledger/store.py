@@ -218,9 +218,27 @@ class Ledger:
         return insert_player(self.conn, name)
 
     def known_player_name(self, name: str) -> str:
-        """The spelling a player was first recorded with (names match case-insensitively)."""
+        """The spelling a player was first recorded with: names match by NFC and Unicode case folding
+        (``Émile`` is ``émile``). A new name that looks like a known player's (``jаn`` with a Cyrillic
+        ``а`` beside ``jan``) is refused."""
+        from ..core.names import confusable, name_key, normalize_name
+
+        name = normalize_name(name)
         row = self.conn.execute("SELECT name FROM players WHERE name = ?", (name,)).fetchone()
-        return str(row[0]) if row else name
+        if row:
+            return str(row[0])
+        known = [str(r[0]) for r in self.conn.execute("SELECT name FROM players ORDER BY id")]
+        key = name_key(name)
+        same = next((k for k in known if name_key(k) == key), None)
+        if same is not None:
+            return same
+        other = confusable(name, known)
+        if other is not None:
+            raise WiezenError(
+                f"'{name}' looks the same on screen as '{other}', a player this ledger knows: if it is {other}, "
+                f"type {other}; else give the new player another name"
+            )
+        return name
 
     # -- house rules ----------------------------------------------------------
     def rules_text(self, name: str) -> str | None:
@@ -652,8 +670,8 @@ class Ledger:
         ``progress(n)`` is called as lines are recorded (n lines at a time), for a progress bar."""
         from ..core.sessionfile import Amend, Header, Undo, parse_line
 
-        digest = file_hash(text)
-        existing = self.session_by_hash(digest)
+        digest = content_hash(text)
+        existing = self.session_by_hash(digest) or self.session_by_hash(file_hash(text))  # (older wiezen: bytes)
         if existing is not None:
             return existing, False
         lines: list[tuple[int, Any]] = []
@@ -859,18 +877,22 @@ def session_setup(
     from ..core.dates import parse_when
     from ..core.deal import resolve_player
 
-    names = list(players)
-    check_player_names(names)
+    names = check_player_names(list(players))
     first = names.index(resolve_player(dealer, names)) if dealer else 0
     today = today or Date.today()
     day = parse_when(date, today).isoformat() if date else today.isoformat()
     return names, first, day
 
 
-def check_player_names(names: Sequence[str]) -> None:
-    """4 to 6 distinct names a spreadsheet cannot mistake for a formula (they start with a letter)."""
+def check_player_names(names: Sequence[str]) -> list[str]:
+    """4 to 6 distinct names a spreadsheet cannot mistake for a formula (they start with a letter), each in
+    one script and none looking like another (core/names.py). Returns them in NFC, the form stored."""
     import re
 
+    from ..core.names import check_table, name_key, normalize_name
+    from ..core.text import require_utf8
+
+    names = [normalize_name(require_utf8(n, f"the player name '{n}'")) for n in names]
     if not 4 <= len(names) <= 6:
         raise WiezenError(f"a table has 4 to 6 players, not {len(names)}")
     for n in names:
@@ -879,8 +901,25 @@ def check_player_names(names: Sequence[str]) -> None:
                 f"'{n}' is not a usable player name: start with a letter; then letters, digits, . ' _ or -"
                 " (no spaces, no '+', at most 30 characters)"
             )
-    if len({n.casefold() for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise WiezenError(f"a player is named twice: {', '.join(names)}")
+    check_table(names)
+    return names
+
+
+def content_hash(text: str) -> str:
+    """The evening a session file holds, by its content: the lines that count (no blank lines, no comments),
+    in NFC, with runs of spaces as one, case folded (``JAN`` is ``jan``). Replaying the same evening with a
+    comment added, a name in capitals or other spacing is recognised; a different deal is a different evening."""
+    import hashlib
+    import unicodedata
+
+    lines = []
+    for raw in text.splitlines():
+        line = " ".join(unicodedata.normalize("NFC", raw).split()).lstrip("\ufeff")
+        if line and not line.startswith("#"):
+            lines.append(unicodedata.normalize("NFC", line.casefold()))
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def file_hash(text: str) -> str:

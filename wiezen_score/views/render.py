@@ -49,12 +49,15 @@ def csv_safe(value: object) -> Cell:
     if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, str):
         num, den = int(value.numerator), int(value.denominator)
         return num if den == 1 else num / den
+    from .safe import safe
+
     text = value if isinstance(value, str) else str(value)
+    # control and escape characters as visible escapes (views/safe.py): a cell is one line of plain text
     first = text.lstrip(" \u00a0\u3000")[:1]
     if first and first in _FORMULA_START or text[:1] in _FORMULA_START:
         if not _is_plain_number(text):
-            return "'" + text
-    return text
+            return "'" + safe(text)
+    return safe(text)
 
 
 # CSV dialects: (cell separator, decimal mark). "excel-nl" is what a spreadsheet set to Dutch, Flemish,
@@ -146,7 +149,10 @@ footer { margin-top: 1.5rem; color: #888; font-size: .8rem; }
 def _esc(value: object) -> str:
     import html
 
-    return html.escape("" if value is None else str(value), quote=True)
+    from .safe import safe
+
+    # escape and control characters as visible escapes too: the page may be printed to a terminal
+    return html.escape("" if value is None else safe(value), quote=True)
 
 
 def _is_number(value: object) -> bool:

@@ -85,3 +85,15 @@ def safe_json(dumped: str) -> str:
     if dumped.isascii() and "\x7f" not in dumped:
         return dumped
     return "".join(_json_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in dumped)
+
+
+def safe_tree(value: object) -> object:
+    """A copy of a document (dicts, lists, texts) with :func:`safe` applied to every text, keys included:
+    what a text renderer gets, so that no field of it can break a line or steer the terminal."""
+    if isinstance(value, str):
+        return safe(value)
+    if isinstance(value, dict):
+        return {safe(k) if isinstance(k, str) else k: safe_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [safe_tree(v) for v in value]
+    return value
