@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from _reliability_helpers import ROOT, dump, make_evening
@@ -99,6 +99,9 @@ def test_fuzz_deal_lines(base):
     try:
         @SETTINGS
         @given(words=deal_words, cmd=st.sampled_from(["deal", "calc", "amend"]), over_troel=st.booleans())
+        @example(words=["over-troel"], cmd="deal", over_troel=False)  # found: IndexError (issue 13)
+        @example(words=[" "], cmd="amend", over_troel=False)
+        @example(words=["samen", "²", "jan+piet", "9"], cmd="calc", over_troel=False)
         def check(words, cmd, over_troel):
             args = [cmd] + (["2"] if cmd == "amend" else []) + (["--over-troel"] if over_troel and cmd != "amend" else [])
             args += ["--"] + words

@@ -88,8 +88,17 @@ class WiezenGroup(click.Group):
         except click.ClickException as e:
             from ..views.safe import safe
 
+            import re
+
             message = e.format_message
-            e.format_message = lambda: safe(message())  # type: ignore[method-assign]
+
+            def shown() -> str:
+                # click's own wording for extra words; "unexpected" is kept for real bugs
+                text = re.sub(r"Got unexpected extra arguments? \((.*)\)", r"too many arguments: '\1' is more than "
+                              "the command takes (quote a text with spaces)", message(), flags=re.S)
+                return safe(text)
+
+            e.format_message = shown  # type: ignore[method-assign]
             e.show()
             sys.exit(e.exit_code)
         except click.Abort:

@@ -165,8 +165,15 @@ class SessionRef(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
         if isinstance(value, int):
             return value
+        from ..core.text import MAX_DIGITS, as_count, is_digits
+
         v = str(value).strip()
-        return int(v) if v.isdigit() else v
+        if not is_digits(v):
+            return v  # a date (or a word parse_when explains)
+        n = as_count(v)
+        if n is None or n < 1:
+            raise WiezenError(f"--session {v[:24]}: there is no session with that number (1 to {'9' * MAX_DIGITS})")
+        return n
 
 
 SESSION_HELP = "Session ID, or a date (the evening of that day); default: the open one, else the newest."

@@ -743,7 +743,8 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             w = f"precedent {p['uid'][:8]}"
             _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, '"date" and "created_at" must be text')
             _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, '"session" and "entry" must be uids or null')
-            _need(p["entry_no"] is None or _is_int(p["entry_no"]), w, '"entry_no" must be a number or null')
+            _need(p["entry_no"] is None or (_is_int(p["entry_no"]) and 1 <= p["entry_no"] <= 2**40), w,
+                  f'"entry_no" must be a number from 1 to {2**40} or null')
             _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, '"origin" must be ruling, penalty or house-rules')
             _need(isinstance(p["players"], list) and all(isinstance(x, str) for x in p["players"]), w,
                   '"players" must be a list of names')
@@ -756,6 +757,24 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
                       'a version needs "title", "ruling", "note" and "edited_at" texts')
                 _need(isinstance(v.get("tags"), list) and all(isinstance(t, str) for t in v["tags"]), w,
                       '"tags" must be a list of words')
+                # the same checks as `precedent add` and `precedent edit`: a clear line, never "CHECK constraint failed"
+                from ..core.text import require_utf8
+                from .precedents import clean_ruling, clean_tags, clean_title
+
+                try:
+                    for x in ("title", "ruling", "note"):
+                        require_utf8(v[x], f'its "{x}"')
+                    clean_title(v["title"])
+                    clean_ruling(v["ruling"])
+                    clean_tags(v["tags"])
+                except WiezenError as e:
+                    raise _Bad(f"{w}, version {k}: {str(e).replace('; nothing was recorded', '')}") from None
+            from ..core.dates import parse_date
+
+            try:
+                _need(parse_date(p["date"]).isoformat() == p["date"], w, f"bad date {p['date']!r} (YYYY-MM-DD)")
+            except WiezenError:
+                raise _Bad(f"{w}: bad date {p['date']!r} (YYYY-MM-DD)") from None
         except _Bad as e:
             raise WiezenError(f"cannot import: {e}") from None
         session_id = entry_id = None

@@ -48,6 +48,8 @@ def refuse_target(target: str, ledger_path: str | None, force: bool, what: str, 
                 )
     if os.path.isdir(target):
         raise WiezenError(f"'{target}' is a folder: give a file name for the {what}")
+    if os.path.exists(target) and not os.path.isfile(target):  # a FIFO would hang a read of its header
+        raise WiezenError(f"'{target}' is not a file (a named pipe or a device?): give a file name for the {what}")
     if os.path.exists(target) and not force:
         if is_sqlite(target):
             raise WiezenError(
