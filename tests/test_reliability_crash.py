@@ -10,7 +10,8 @@ import time
 import pytest
 
 from _reliability_helpers import check_ok, integrity, make_evening, popen, query, run
-from wiezen_score.ledger import Ledger, file_hash
+from wiezen_score.ledger import Ledger
+from wiezen_score.ledger.store import content_hash
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +21,7 @@ BUDGET_S = 25.0  # the loop stops early (after at least 20 kills) rather than ru
 
 def _state(db, text: str) -> tuple[int, int] | None:
     """(entries, voids) of the session replayed from ``text``, None when it is absent."""
-    rows = query(db, "SELECT id FROM sessions WHERE source_hash = ?", (file_hash(text),))
+    rows = query(db, "SELECT id FROM sessions WHERE source_hash = ?", (content_hash(text),))  # replay keys an evening by its content
     if not rows:
         return None
     sid = rows[0][0]
