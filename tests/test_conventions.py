@@ -243,7 +243,7 @@ def test_no_progress_output_when_not_on_a_terminal(tmp_path):
     db = tmp_path / "w.db"
     long = WEEK1 + "".join("pas\n" if i % 7 else "samen 8 jan+piet 9\n" for i in range(700))
     r = ok(db, "replay", "-", input=long)
-    assert "recording" not in r.stderr and r.stderr == ""
+    assert "recording" not in r.stderr and r.stderr == f"new ledger: {db}\n"  # a new ledger says so, nothing more
     assert ok(db, "check").stderr == ""
     r = ok(db, "export")
     assert r.stderr == ""
