@@ -32,7 +32,7 @@ def text_width() -> int | None:
     return None
 
 
-class Number(click.ParamType):
+class Number(click.ParamType):  # type: ignore[type-arg]
     """A session, entry or precedent number: ASCII digits, at most nine of them (one clear error, never an overflow)."""
 
     name = "integer"

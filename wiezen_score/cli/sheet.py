@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import echo, SESSION_ID, ENTRY_NO, COUNT
+from .common import echo, ENTRY_NO, COUNT
 
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed

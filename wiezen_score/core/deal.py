@@ -11,6 +11,8 @@ open miserie bid over a troel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dataclasses import dataclass
 from typing import Sequence, Union
 
@@ -66,7 +68,8 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
     w = name_key(word)
     if not w:
         raise WiezenError("empty player name")
-    for same in (lambda p: name_key(p) == w, lambda p: bare(p) == bare(w)):
+    keys: tuple[Callable[[str], bool], ...] = (lambda p: name_key(p) == w, lambda p: bare(p) == bare(w))
+    for same in keys:
         exact = [p for p in players if same(p)]
         if len(exact) == 1:
             return exact[0]

@@ -6,6 +6,8 @@ Python converts it, so that a line of thousands of digits is one clear error.
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from .errors import WiezenError
@@ -65,7 +67,7 @@ def decode_utf8(data: bytes, what: str, one_line: bool = False) -> str:
         raise WiezenError(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02X}{where}): save it as UTF-8") from None
 
 
-def parse_json(text: str, what: str) -> object:
+def parse_json(text: str, what: str) -> Any:
     """A JSON document; bad JSON, nesting too deep for Python and numbers of thousands of digits are one
     WiezenError naming ``what``."""
     import json

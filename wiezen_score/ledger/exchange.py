@@ -840,7 +840,6 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
     time, inside one read transaction (a consistent snapshot, however long the history), while the caller
     imports them.
     """
-    import json
 
     from .connection import APP_ID, db_error
     from .schema import SCHEMA_VERSION
