@@ -339,6 +339,7 @@ def fuzz_once(base: Path, tmp: Path, cmd: list[str], words: list[str], stdin: st
 @example(cmd=["replay", "-"], words=[], stdin="\udce9\n")
 @example(cmd=["import", "-"], words=[], stdin="[" * 3000)
 @example(cmd=["session", "start", "--players", PLAYERS, "--name"], words=["\udce9"], stdin=None)
+@example(cmd=["replay", "-"], words=["\x00"], stdin=None)  # a NUL in a file name: open() raised ValueError
 def test_fuzz_every_command_quick(fuzz_base, tmp_path, cmd, words, stdin):
     fuzz_once(fuzz_base, tmp_path, cmd, words, stdin)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .common import echo, SESSION_ID
+from .common import echo, SESSION_ID, SafePath
 
 from ..core.errors import WiezenError
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
@@ -166,7 +166,7 @@ def _md(text: str) -> str:
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
 @click.option("--session", "session_id", type=SESSION_ID, help="Export only this session.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+@click.option("-o", "--output", type=SafePath(dir_okay=False, allow_dash=True), default="-",
               help="Write to this file instead of stdout (never over the ledger, nor over an SQLite file).")
 @click.option("--force", is_flag=True, help="With -o: replace an existing SQLite file (never the ledger in use).")
 @click.pass_context
@@ -228,7 +228,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--dry-run", is_flag=True, help="Check and report what would be added; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
 @click.pass_context

@@ -69,7 +69,22 @@ def new_ledger_note(path: str) -> None:
     click.echo(f"new ledger: {safe(os.path.abspath(path))}", err=True)
 
 
+class SafePath(click.Path):
+    """click.Path that refuses a NUL byte in the name with one line (os.stat would raise ValueError)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            from ..views.safe import safe
+
+            self.fail(f"'{safe(value)}' is not a file name: it holds a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def read_text_file(path: str, what: str = "file") -> str:
+    if "\x00" in path:  # open() would raise ValueError: no file name holds a NUL byte
+        from ..views.safe import safe
+
+        raise WiezenError(f"{what} '{safe(path)}' is not a file name: it holds a NUL byte")
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -367,7 +382,7 @@ def add_db_option(cmd: click.Command) -> click.Command:
     """Let ``--db PATH`` follow the command name too (``wiezen sessions --db club.db``), on every command."""
     if not any(p.name == "db_after" for p in cmd.params):
         cmd.params.append(click.Option(
-            ["--db", "db_after"], type=click.Path(dir_okay=False), expose_value=False, callback=_set_db,
+            ["--db", "db_after"], type=SafePath(dir_okay=False), expose_value=False, callback=_set_db,
             metavar="PATH", help="The ledger, as `wiezen --db PATH` (may come after the command name).",
         ))
     if isinstance(cmd, click.Group):

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import echo, COUNT
+from .common import echo, COUNT, SafePath
 
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
@@ -522,7 +522,7 @@ def default_history() -> str:
 @click.command()
 @click.option("--last", default=6, show_default=True, type=COUNT,
               help="How many rows of the sheet to show after each entry.")
-@click.option("--history", "history", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--history", "history", type=SafePath(dir_okay=False), metavar="FILE",
               help="The prompt's history file (default: play_history in the user data folder).")
 @click.option("--no-history", is_flag=True, help="Keep no history of the lines typed.")
 @click.pass_context

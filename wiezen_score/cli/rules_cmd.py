@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import echo
+from .common import echo, SafePath
 
 from ..core.rules import PRESETS, parse_rules, summary
 from .common import Output, echo_json, output_options, read_input, rules_from_spec
@@ -116,7 +116,7 @@ def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
 
 
 @rules.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--reason", help="Why the house rules change (kept with the automatic precedent).")
 @click.pass_context
 def add(ctx: click.Context, file: str, reason: str | None) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import echo, ENTRY_NO, COUNT
+from .common import echo, ENTRY_NO, COUNT, SafePath
 
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, plain, signed
@@ -366,7 +366,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
 
 
 @click.command()
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the sheet as JSON (with several files: a list of sheets, in the order given).")
 @click.option("--keep-open", is_flag=True, help="Leave the session open, to go on recording with `wiezen deal`.")
@@ -498,7 +498,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
 
 
 @db.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=SafePath(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace FILE if it exists (never the ledger in use).")
 @click.pass_context
 def backup(ctx: click.Context, file: str, force: bool) -> None:
