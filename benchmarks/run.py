@@ -83,8 +83,9 @@ def session_file(i: int, n: int, rng: random.Random, date: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate_entries(path: str, n_entries: int, per_session: int = 200) -> None:
-    """Write n_entries deals straight into a wiezen ledger (created by the tool, filled with SQL)."""
+def generate_entries(path: str, n_entries: int, per_session: int = 200, tag: str | None = None) -> None:
+    """Write n_entries deals straight into a wiezen ledger (created by the tool, filled with SQL); with ``tag``,
+    every session carries that competition tag."""
     subprocess.run([PY, "-c", "import sys; from wiezen_score.ledger import Ledger; Ledger(sys.argv[1]).close()", path],
                    env=ENV, check=True)
     c = sqlite3.connect(path, isolation_level=None)
@@ -100,9 +101,9 @@ def generate_entries(path: str, n_entries: int, per_session: int = 200) -> None:
         table = rng.sample(names, 4)
         date = f"20{20 + s * 6 // max(1, n_sessions)}-{1 + s % 12:02d}-{1 + s % 28:02d}"
         cur = c.execute(
-            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at) "
-            "VALUES (?, ?, ?, 'whisthub', '', 0, ?, ?)",
-            (uuid.uuid4().hex, f"gen {s}", date, date, date),
+            "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at"
+            + (", tag) VALUES (?, ?, ?, 'whisthub', '', 0, ?, ?, ?)" if tag else ") VALUES (?, ?, ?, 'whisthub', '', 0, ?, ?)"),
+            (uuid.uuid4().hex, f"gen {s}", date, date, date, *((tag,) if tag else ())),
         )
         sid = cur.lastrowid
         c.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(sid, k, pid[p]) for k, p in enumerate(table)])
@@ -116,12 +117,13 @@ def generate_entries(path: str, n_entries: int, per_session: int = 200) -> None:
             entries.append((eid, uuid.uuid4().hex, sid, no, "deal", "samen 8 x+y 9", "samen", no % 4, 1, 0, "", (no + 1) % 4, 1, date))
             for k in range(4):
                 taker = k in (a, b)
-                points.append((eid, pid[table[k]], float(sign * x if taker else -sign * x), int(taker), int(made) if taker else None))
+                # entry_points stores twice the points, an integer (the column points is derived from it)
+                points.append((eid, pid[table[k]], 2 * (sign * x if taker else -sign * x), int(taker), int(made) if taker else None))
         c.executemany(
             "INSERT INTO entries (id, uid, session_id, no, kind, text, contract, dealer, multiplier, round, reason, "
             "next_dealer, next_multiplier, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", entries
         )
-        c.executemany("INSERT INTO entry_points (entry_id, player_id, points, taker, made) VALUES (?, ?, ?, ?, ?)", points)
+        c.executemany("INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)", points)
     c.execute("COMMIT")
     c.execute("ANALYZE")
     c.close()

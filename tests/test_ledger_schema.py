@@ -32,7 +32,7 @@ STATEMENTS = [
     "offender_id, round, deal_no, reason, next_dealer, next_multiplier, replaces, created_at FROM entries LIMIT 1",
     "INSERT OR REPLACE INTO voids SELECT entry_id, 'undo', NULL, 'x', created_at FROM voids LIMIT 1",
     "INSERT OR REPLACE INTO sessions SELECT id, uid, 'x', date, rules_name, rules_toml, first_dealer, started_at, "
-    "ended_at, source_hash, plan FROM sessions LIMIT 1",
+    "ended_at, source_hash, plan, tag, round, table_no FROM sessions LIMIT 1",
     "INSERT OR REPLACE INTO seats SELECT session_id, seat, player_id FROM seats LIMIT 1",
     "INSERT OR REPLACE INTO house_rules SELECT id, name, '', reason, added_at FROM house_rules LIMIT 1",
     "UPDATE players SET name = 'jantje' WHERE name = 'jan'",

@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("club", "export", "Write sessions as JSON, to merge into another ledger."),
     "import": ("club", "import_", "Merge an export or another wiezen ledger into this one."),
     "serve": ("serve", "serve", "The live sheet on the players' phones (a page that follows every entry)."),
+    "seating": ("competition", "seating", "Seat a round of a night with several tables (drawn, or by standing)."),
     "settle": ("club", "settle", "Who pays whom at the end of the evening, in the fewest payments."),
 }
 

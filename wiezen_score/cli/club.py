@@ -77,8 +77,15 @@ HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "su
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
 @click.option("--title", help="Title of the html page (default: 'Standings' and the period).")
+@click.option("--competition", "competition", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Rank as this competition file says (which sessions, best N evenings, minimums, points or "
+              "placement, tie-breaks); see docs/competitions.md.")
+@click.option("--night", metavar="DATE", help="With --competition: one night's ranking across its tables and rounds.")
+@click.option("--honours", is_flag=True, help="With --competition: champion, rode lantaarn, miserie king, most "
+              "contracts made, each player's favourite partner and nemesis, the prize band.")
 @click.pass_context
-def standings(ctx: click.Context, since: str | None, until: str | None, output: Any, title: str | None) -> None:
+def standings(ctx: click.Context, since: str | None, until: str | None, output: Any, title: str | None,
+              competition: str | None, night: str | None, honours: bool) -> None:
     """The season's standings: per player over the sessions in range, best first.
 
     Points, evenings played, deals played (a player who sat out a deal did not play it), contracts taken
@@ -93,7 +100,19 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         wiezen standings --csv --csv-dialect excel-nl > klassement.csv
         wiezen standings --json
         wiezen standings --format html --title "Café De Kroon, season 2026-27" > standings.html
+        wiezen standings --competition kampioenschap.toml --honours
+        wiezen standings --competition gesves.toml --night 2026-11-27 --format html > night.html
     """
+    if competition is None and (night or honours):
+        raise WiezenError(f"{'--night' if night else '--honours'} goes with --competition FILE")
+    if competition is not None:
+        if since or until:
+            raise WiezenError("--since and --until do not go with --competition: the competition file says which "
+                              "sessions count (since, until, tag); --night DATE ranks one night")
+        from .competition import competition_standings
+
+        competition_standings(ctx, competition, output.format, title, night, honours, output.csv_dialect)
+        return
     from .. import ledger
     from ..ledger import standings as club_standings
 

@@ -50,6 +50,7 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   help, quit                    this text; stop (the session stays open: 'wiezen play' resumes it)
 Without an open session:
   session "Café De Kroon" [YYYY-MM-DD]   rules NAME   deals N | rounds N | target N (the evening's length)
+  tag NAME (a competition's sessions)   round N table T (a night with several tables)
   then: players jan piet mieke lotte [dealer NAME]"""
 
 
@@ -84,6 +85,9 @@ class Table:
         self.rules: Any = None  # HouseRules typed with `rules` before `players`
         self.rules_text = ""
         self.plan: Any = None  # the evening's length typed before `players` (core/evening.py)
+        self.tag: str | None = None
+        self.round: int | None = None
+        self.table: int | None = None
         self.ask: Callable[[str], bool] = lambda question: True
 
     # -- output ------------------------------------------------------------------------------------------
@@ -202,6 +206,14 @@ class Table:
             self.date = parse_when(item.date, datetime.date.today()).isoformat() if item.date else self.date
             self.echo(f"the next session: {', '.join(x for x in (self.name, self.date) if x) or 'no name'}")
             return
+        if item.key == "tag":
+            self.tag = item.tag
+            self.echo(f"the next session belongs to '{item.tag}'")
+            return
+        if item.key == "round":
+            self.round, self.table = item.round or self.round, item.table or self.table
+            self.echo("the next session: " + ", ".join(f"{k} {v}" for k, v in (("round", self.round), ("table", self.table)) if v))
+            return
         if item.key == "rules":
             self.rules, self.rules_text = rules_from_spec(item.rules, self.led.rules_text)
             self.echo(f"house rules for the next session: {self.rules.name}")
@@ -209,10 +221,11 @@ class Table:
         if self.rules is None:
             self.rules, self.rules_text = rules_from_spec("whisthub", self.led.rules_text)
         s = self.led.begin(item.players, self.rules, self.rules_text, item.dealer, self.name, self.date,
-                           plan=self.plan.text if self.plan else None)
+                           plan=self.plan.text if self.plan else None, tag=self.tag, round=self.round, table=self.table)
         sid, names, first = s.id, s.players, s.first_dealer
         plan = self.plan
         self.name, self.date, self.rules, self.rules_text, self.plan = "", "", None, "", None
+        self.tag = self.round = self.table = None
         self.echo(f"session {sid} started: {', '.join(names)} under the house rules {s.rules_name}; "
                   f"{names[first]} deals first" + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
         self.show(s)

@@ -85,9 +85,13 @@ def session() -> None:
 @click.option("--deals", type=int, metavar="N", help="The evening lasts N deals (a rondje pas or a redeal is not one).")
 @click.option("--rounds", type=int, metavar="N", help="The evening lasts N rounds: one deal per player each.")
 @click.option("--target", type=int, metavar="N", help="The evening ends when a player's total reaches N points.")
+@click.option("--tag", metavar="TAG", help="The competition this session belongs to (a competition file's `tag`).")
+@click.option("--round", "round_", type=int, metavar="N", help="A night with several tables: the round (see `wiezen seating`).")
+@click.option("--table", "table_", type=int, metavar="T", help="... and the table number in that round.")
 @click.pass_context
 def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None,
-          deals: int | None, rounds: int | None, target: int | None) -> None:
+          deals: int | None, rounds: int | None, target: int | None, tag: str | None, round_: int | None,
+          table_: int | None) -> None:
     """Open a session: the players in seat order and the house rules it is played under.
 
     The session keeps a copy of the house rules as they are now: changing them later never changes
@@ -102,6 +106,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --date yesterday
         wiezen session start --players jan,piet,mieke,lotte --rounds 6      (24 deals)
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
+        wiezen session start --players an,bert,carla,dirk --tag gesves-2026 --round 2 --table 1
     """
     from .. import ledger
     import datetime
@@ -112,14 +117,24 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
     from ..core.evening import make_plan
 
     plan = make_plan(deals, rounds, target)
+    from ..core.sessionfile import check_number, check_tag
+
     names = [p.strip() for p in players.split(",")]
     ledger.session_setup(names, dealer, "")  # bad names or dealer: refused before the ledger opens
+    if tag is not None:
+        check_tag(tag)
+    if round_ is not None:
+        check_number(round_, "--round")
+    if table_ is not None:
+        check_number(table_, "--table")
     day = parse_when(date_, datetime.date.today()).isoformat() if date_ else ""
     with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
-        s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None)
+        s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None,
+                      tag=tag, round=round_, table=table_)
     names, sid, first = list(s.players), s.id, s.first_dealer
-    echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first"
+    where = "".join(f", {k} {v}" for k, v in (("tag", tag), ("round", round_), ("table", table_)) if v is not None)
+    echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first{where}"
                + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
 
 

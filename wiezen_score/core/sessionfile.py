@@ -3,6 +3,8 @@
     session "Café De Kroon" 2026-11-27      name and date (both optional)
     rules rupelstreek                       house rules (default whisthub)
     players jan piet mieke lotte [dealer piet]
+    tag kampioenschap-2026                  the competition the session belongs to (optional)
+    round 2 table 3                         a night with several tables: round and table (optional)
     samen 8 jan+piet 9                      a deal line
     pas                                     rondje pas (also: pass, passen, rondje pas)
     redeal carte blanche                    a redeal; the rest of the line is the reason ("carte blanche"
@@ -26,12 +28,32 @@ from .text import as_count, is_digits, shorten
 
 @dataclass(frozen=True)
 class Header:
-    key: str  # session | rules | players
+    key: str  # session | rules | players | tag | round
     name: str = ""
     date: str = ""
     rules: str = ""
     players: tuple[str, ...] = ()
     dealer: str = ""
+    tag: str = ""
+    round: int | None = None
+    table: int | None = None
+
+
+#: a competition's tag: a word of letters, digits, hyphens, dots or underscores
+TAG_RE = re.compile(r"^[\w][\w.-]{0,59}$")
+MAX_ROUND = 99  # rounds in a night, tables in a round
+
+
+def check_tag(tag: str) -> str:
+    if not TAG_RE.match(tag):
+        raise WiezenError(f"bad tag '{tag}': one word of letters, digits, '-', '.' or '_' (at most 60), e.g. kampioenschap-2026")
+    return tag
+
+
+def check_number(value: int, what: str) -> int:
+    if not 1 <= value <= MAX_ROUND:
+        raise WiezenError(f"{what} must be 1 to {MAX_ROUND}, not {value}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -114,6 +136,27 @@ def parse_line(line: str) -> Line | None:
         if len(words) != 2:
             raise WiezenError("rules line: 'rules NAME', e.g. 'rules rupelstreek'")
         return Header("rules", rules=words[1])
+    if head == "tag":
+        if len(words) != 2:
+            raise WiezenError("tag line: 'tag NAME', e.g. 'tag kampioenschap-2026'")
+        return Header("tag", tag=check_tag(words[1]))
+    if head in ("round", "table"):
+        # "round 2", "table 3", "round 2 table 3"
+        pairs = [w.lower() for w in words]
+        rnd = tno = None
+        ok = len(pairs) in (2, 4)
+        for i in range(0, len(pairs) - 1, 2):
+            if pairs[i] not in ("round", "table") or not pairs[i + 1].isdigit():
+                ok = False
+                break
+            n = check_number(int(pairs[i + 1]), pairs[i])
+            if pairs[i] == "round":
+                rnd = n
+            else:
+                tno = n
+        if not ok:
+            raise WiezenError("round line: 'round N', 'table T' or 'round N table T', e.g. 'round 2 table 3'")
+        return Header("round", round=rnd, table=tno)
     if head == "players":
         names = words[1:]
         dealer = ""

@@ -186,16 +186,22 @@ class Facts:
             for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
                 seats.setdefault(sid, []).append((seat, pid))
             plan = ", plan" if _has_plan(c) else ", NULL"  # an evening's length, from schema 7 on
-            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash" + plan +
-                 " FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
-            for i, uid, name, date, rn, rt, fd, at, src, pl in c.execute(q, rid_arg):
+            # a competition's tag, round and table (schema 8)
+            extra = ", tag, round, table_no" if _has_column(c, "tag") else ", NULL, NULL, NULL"
+            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash" + plan
+                 + extra + " FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
+            for i, uid, name, date, rn, rt, fd, at, src, pl, tag, rnd, tno in c.execute(q, rid_arg):
                 st = seats.get(i, [])
-                yield (i, 0), (
-                    {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt, "first_dealer": fd,
-                     "started_at": at, "source_hash": src, "players": [self.name(p) for _, p in st],
-                     **({"plan": pl} if pl else {})},  # no plan: the same link as before schema 7
-                    {"id": i, "seats": [[s, p] for s, p in st]}, i,
-                )  # fmt: skip
+                portable = {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt,
+                            "first_dealer": fd, "started_at": at, "source_hash": src,
+                            "players": [self.name(p) for _, p in st],
+                            **({"plan": pl} if pl else {})}  # no plan: the same link as before schema 7
+                # the tag, round and table join the content only when set, so the links of every session
+                # recorded before them keep their hashes
+                for k, v in (("tag", tag), ("round", rnd), ("table", tno)):
+                    if v is not None:
+                        portable[k] = v
+                yield (i, 0), (portable, {"id": i, "seats": [[s, p] for s, p in st]}, i)
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
             pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
@@ -681,3 +687,7 @@ def _shash_of(conn: sqlite3.Connection, seal_id: int) -> str:
 
 def _has_plan(conn: Any) -> bool:
     return any(r[1] == "plan" for r in conn.execute("PRAGMA table_info(sessions)"))
+
+
+def _has_column(conn: Any, name: str) -> bool:
+    return any(r[1] == name for r in conn.execute("PRAGMA table_info(sessions)"))

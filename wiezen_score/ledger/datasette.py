@@ -52,6 +52,8 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                 "first_dealer": "Seat of the first dealer (0-based)", "started_at": "Started (UTC)",
                 "ended_at": "Ended (UTC); empty while open", "source_hash": "Hash of the replayed file",
                 "plan": "Length: deals N, rounds N or target N",
+                "tag": "The competition it belongs to (session start --tag)",
+                "round": "A night with several tables: the round", "table_no": "... and the table",
             },
         },
         "seats": {
@@ -178,6 +180,7 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
 
 def canned_queries() -> dict[str, Any]:
     """Datasette's canned queries: the sheet of a session, a season's standings, a search of the precedents."""
+    from .competition import COMPETITION_PLACEMENT_SQL, COMPETITION_POINTS_SQL
     from .standings import _STANDINGS
 
     # Datasette passes a parameter left blank as '': blank means "no bound", as NULL does for the command line
@@ -210,5 +213,19 @@ def canned_queries() -> dict[str, Any]:
                 "WHERE precedents_fts MATCH '\"' || replace(replace(replace(trim(:q), '\"', '\"\"'), '  ', ' '), ' ', "
                 "'\" \"') || '\"' ORDER BY bm25(precedents_fts, 10.0, 1.0, 5.0), r.id DESC"
             ),
+        },
+        "competition": {
+            "title": "Competition ranking (points)",
+            "description": "A competition's ranking: the sessions with the tag (and dates) given, each player's "
+            "evening the sum of his tables' points, his best N evenings counted; fewer than the minimum of "
+            "evenings: no rank, listed after. Leave a parameter empty for none. The tie-breaks of a competition "
+            "file: `wiezen standings --competition FILE`.",
+            "sql": COMPETITION_POINTS_SQL,
+        },
+        "competition_placement": {
+            "title": "Competition ranking (placement)",
+            "description": "As the points ranking, but each table scores by place: p1 for first, p2 for "
+            "second ... (players on equal points share the average of their places; an empty place scores 0).",
+            "sql": COMPETITION_PLACEMENT_SQL,
         },
     }

@@ -40,7 +40,14 @@ def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
 
 
-_SESSION_COLS = "s.id, s.uid, s.name, s.date, s.rules_name, s.rules_toml, s.first_dealer, s.started_at, s.ended_at, s.source_hash"
+_SESSION_BASE = "s.id, s.uid, s.name, s.date, s.rules_name, s.rules_toml, s.first_dealer, s.started_at, s.ended_at, s.source_hash"
+
+
+def _session_cols(conn: sqlite3.Connection) -> str:
+    """The sessions columns an export reads; a ledger of an older schema (read as an import's source) has no
+    competition columns (tag, round, table): NULL for those."""
+    has_tag = any(r[1] == "tag" for r in conn.execute("PRAGMA table_info(sessions)"))
+    return _SESSION_BASE + (", s.tag, s.round, s.table_no" if has_tag else ", NULL, NULL, NULL")
 
 
 def _selected(
@@ -56,7 +63,7 @@ def _selected(
     if session_id is not None:
         where.append("s.id = :sid")
     rows = conn.execute(
-        f"SELECT {_SESSION_COLS} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.date, s.id",
+        f"SELECT {_session_cols(conn)} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.date, s.id",
         {"since": since, "until": until, "sid": session_id},
     ).fetchall()
     if session_id is not None and not rows:
@@ -108,6 +115,9 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
         plan = conn.execute("SELECT plan FROM sessions WHERE id = ?", (r[0],)).fetchone()[0]
         if plan:
             out["plan"] = plan  # the evening's length, only when one was given
+    for k, v in (("tag", r[10]), ("round", r[11]), ("table", r[12])):  # competitions (only when set)
+        if v is not None:
+            out[k] = v
     if has_table(conn, "chain"):
         out["history"], out["seals"] = _history(conn, sid)
     return out
@@ -336,6 +346,12 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
                 parse_plan(s["plan"])
             except WiezenError as err:
                 raise _Bad(f"{w}: {err}") from None
+        from ..core.sessionfile import TAG_RE, MAX_ROUND
+
+        _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
+              '"tag" must be one word (letters, digits, -, ., _) or null')
+        for k in ("round", "table"):
+            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, f'"{k}" must be 1 to {MAX_ROUND} or null')
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, f"bad date {s['date']!r}")
             _rules_cache(s["rules_toml"], s["rules_name"])
@@ -481,7 +497,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                     progress(done, total)
                     done += sizes[i]
                 check_session(s, i, seen_sessions, seen_entries)
-                row = conn.execute(f"SELECT {_SESSION_COLS} FROM sessions s WHERE s.uid = ?", (s["uid"],)).fetchone()
+                row = conn.execute(f"SELECT {_session_cols(conn)} FROM sessions s WHERE s.uid = ?", (s["uid"],)).fetchone()
                 local = None if row is None else _session_doc(conn, row)
                 if local is None:
                     sid = _add_session(led, s, open_row, conflicts)
@@ -500,6 +516,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 sid = row[0]
                 diff = _differences(local, s, ("name", "date", "rules_name", "rules_toml", "first_dealer",
                                                "started_at", "source_hash", "players"))
+                diff += [k for k in ("tag", "round", "table") if local.get(k) != s.get(k)]
                 if local["ended_at"] is not None and s["ended_at"] is not None and local["ended_at"] != s["ended_at"]:
                     diff.append("ended_at")
                 if diff:
@@ -634,6 +651,7 @@ def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[
         conn, uid=s["uid"], name=s["name"], date=s["date"], rules_name=s["rules_name"], rules_toml=s["rules_toml"],
         first_dealer=s["first_dealer"], started_at=s["started_at"], ended_at=s["ended_at"],
         source_hash=s["source_hash"], player_ids=_player_ids(led, s["players"]), plan=s.get("plan"),
+        tag=s.get("tag"), round=s.get("round"), table=s.get("table"),
     )
 
 

@@ -35,6 +35,9 @@ class SessionInfo:
     started_at: str
     ended_at: str | None
     plan: str | None = None  # the evening's length: "deals 24", "rounds 6", "target 100" (core/evening.py)
+    tag: str | None = None  # the competition the session belongs to (None: none)
+    round: int | None = None  # on a night with several tables: the round ...
+    table: int | None = None  # ... and the table number
 
     @property
     def rules(self) -> HouseRules:
@@ -154,12 +157,15 @@ def insert_house_rules(conn: sqlite3.Connection, name: str, toml: str, reason: s
 def insert_session(
     conn: sqlite3.Connection, *, uid: str, name: str, date: str, rules_name: str, rules_toml: str, first_dealer: int,
     started_at: str, ended_at: str | None, source_hash: str | None, player_ids: Sequence[int], plan: str | None = None,
+    tag: str | None = None, round: int | None = None, table: int | None = None,
 ) -> int:
-    """A session and its seats (player ids in seat order); ``plan``: the evening's length (core/evening.py)."""
+    """A session and its seats (player ids in seat order); ``plan``: the evening's length (core/evening.py);
+    ``tag``, ``round``, ``table``: what a competition selects it by (core/competition.py)."""
     cur = conn.execute(
         "INSERT INTO sessions (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, "
-        "plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, plan),
+        "plan, tag, round, table_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, source_hash, plan, tag, round,
+         table),
     )
     sid = int(cur.lastrowid or 0)
     conn.executemany(

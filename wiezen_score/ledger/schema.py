@@ -155,6 +155,28 @@ def _m007_evening_length(db: Any) -> None:
     db.execute(_KEEP_HISTORY_2.strip())
 
 
+_KEEP_HISTORY_3 = """
+CREATE TRIGGER sessions_keep_history BEFORE UPDATE ON sessions
+WHEN OLD.ended_at IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.uid IS NOT OLD.uid OR NEW.name IS NOT OLD.name
+  OR NEW.date IS NOT OLD.date OR NEW.rules_name IS NOT OLD.rules_name OR NEW.rules_toml IS NOT OLD.rules_toml
+  OR NEW.first_dealer IS NOT OLD.first_dealer OR NEW.started_at IS NOT OLD.started_at
+  OR NEW.source_hash IS NOT OLD.source_hash OR NEW.plan IS NOT OLD.plan
+  OR NEW.tag IS NOT OLD.tag OR NEW.round IS NOT OLD.round OR NEW.table_no IS NOT OLD.table_no
+BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
+"""
+
+
+def _m009_competitions(db: Any) -> None:
+    """Club competitions: a session may carry a tag (which competition it belongs to) and, on a night with
+    several tables, its round and table number. Kept in history like the rest of the session."""
+    db.execute("ALTER TABLE sessions ADD COLUMN tag TEXT")  # a competition's label; NULL: none
+    db.execute("ALTER TABLE sessions ADD COLUMN round INTEGER CHECK (round IS NULL OR round >= 1)")
+    db.execute("ALTER TABLE sessions ADD COLUMN table_no INTEGER CHECK (table_no IS NULL OR table_no >= 1)")
+    db.execute("DROP TRIGGER sessions_keep_history")
+    db.execute(_KEEP_HISTORY_3.strip())
+    db.execute("CREATE INDEX sessions_tag ON sessions(tag, date)")
+
+
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
@@ -172,6 +194,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m006_chain", _m006_chain),
         ("m007_evening_length", _m007_evening_length),
         ("m008_rulings_view", m008_rulings_view),
+        ("m009_competitions", _m009_competitions),
     ]
 
 
@@ -180,7 +203,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
-    "m007_evening_length", "m008_rulings_view",
+    "m007_evening_length", "m008_rulings_view", "m009_competitions",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

@@ -284,7 +284,8 @@ class Ledger:
     # -- sessions -------------------------------------------------------------
     def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
         row = self.conn.execute(
-            "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, plan "
+            "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, plan, tag, round, "
+            "table_no "
             f"FROM sessions WHERE {where}",
             tuple(args),
         ).fetchone()
@@ -297,7 +298,7 @@ class Ledger:
         return SessionInfo(
             id=row[0], uid=row[1], name=row[2], date=row[3], rules_name=row[4], rules_toml=row[5],
             players=tuple(s[0] for s in seats), player_ids=tuple(s[1] for s in seats), first_dealer=row[6],
-            started_at=row[7], ended_at=row[8], plan=row[9],
+            started_at=row[7], ended_at=row[8], plan=row[9], tag=row[10], round=row[11], table=row[12],
         )
 
     def open_session(self) -> SessionInfo | None:
@@ -333,6 +334,9 @@ class Ledger:
         closed: bool = False,
         uid: str | None = None,
         plan: str | None = None,
+        tag: str | None = None,
+        round: int | None = None,
+        table: int | None = None,
     ) -> int:
         """Insert a session (inside a write transaction); players are named as first recorded. ``plan``: the
         evening's length (core/evening.py)."""
@@ -347,6 +351,7 @@ class Ledger:
             self.conn, uid=uid or new_uid(), name=name, date=date, rules_name=rules_name, rules_toml=rules_toml,
             first_dealer=first_dealer, started_at=ts, ended_at=ts if closed else None, source_hash=source_hash,
             player_ids=[self.player_id(self.known_player_name(p)) for p in players], plan=plan,
+            tag=tag, round=round, table=table,
         )
 
     def begin(
@@ -360,6 +365,9 @@ class Ledger:
         source_hash: str | None = None,
         closed: bool = False,
         plan: str | None = None,
+        tag: str | None = None,
+        round: int | None = None,
+        table: int | None = None,
     ) -> SessionInfo:
         """Start a session: the one way `session start`, `play` and `replay` open one.
 
@@ -368,10 +376,12 @@ class Ledger:
         """
         names, first, day = session_setup(players, dealer, date)
         if self.conn.in_transaction:
-            sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan)
+            sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan,
+                                     tag=tag, round=round, table=table)
         else:
             with self.write():
-                sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan)
+                sid = self.start_session(names, rules.name, rules_text, first, name, day, source_hash, closed, plan=plan,
+                                     tag=tag, round=round, table=table)
         return self.session(sid)
 
     def end_session(self) -> SessionInfo:
@@ -683,6 +693,9 @@ class Ledger:
             if item is not None:
                 lines.append((no, item))
         name, date, rules_spec, players, dealer = default_name, today, "whisthub", None, ""
+        tag: str | None = None
+        rnd: int | None = None
+        tno: int | None = None
         body_start = 0
         for i, (no, item) in enumerate(lines):
             if not isinstance(item, Header):
@@ -695,6 +708,10 @@ class Ledger:
                 rules_spec = item.rules
             elif item.key == "players":
                 players, dealer = list(item.players), item.dealer
+            elif item.key == "tag":
+                tag = item.tag
+            elif item.key == "round":
+                rnd, tno = item.round or rnd, item.table or tno
         if players is None:
             raise WiezenError("the session file has no 'players' line before its first deal")
         for no, item in lines[body_start:]:
@@ -708,7 +725,8 @@ class Ledger:
         with self.write():
             if self.session_by_hash(digest) is not None:  # recorded by another process meanwhile
                 return int(self.session_by_hash(digest) or 0), False
-            s = self.begin(players, rules, rules_text, dealer, name, date, digest, closed=not keep_open)
+            s = self.begin(players, rules, rules_text, dealer, name, date, digest, closed=not keep_open,
+                           tag=tag, round=rnd, table=tno)
             f = Fold(rules, s.players, TableState(s.first_dealer, 1))
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             next_no = 1

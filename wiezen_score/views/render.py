@@ -334,6 +334,7 @@ def html_page(
     subtitle: str = "",
     chart_heading: str = "Points over the season",
     footer: str = "",
+    sections: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
     """One self-contained HTML5 page: the table and an SVG line chart of each player's cumulative points.
 
@@ -376,6 +377,8 @@ def html_page(
             "</tbody>",
             "</table>",
             "</div>",
+            *(part for heading, items in sections for part in (
+                f"<h2>{_esc(heading)}</h2>", "<ul>", *(f"<li>{_esc(x)}</li>" for x in items), "</ul>")),
             f"<h2>{_esc(chart_heading)}</h2>",
             "<figure>",
             _chart(series, f"{title}: cumulative points per player"),

@@ -1,0 +1,304 @@
+"""Club competitions: `standings --competition FILE` (with --night and --honours) and `seating`."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from typing import Any
+
+import click
+
+from ..core.competition import Competition
+from ..core.errors import WiezenError
+from .session_cmds import _db
+
+
+def load_competition(path: str) -> Competition:
+    from ..core.competition import parse_competition
+    from .common import read_text_file
+
+    if path == "-":
+        import sys
+
+        return parse_competition(sys.stdin.read(), "competition file (stdin)")
+    return parse_competition(read_text_file(path, "competition file"), f"competition file '{path}'")
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def competition_standings(ctx: click.Context, path: str, out_format: str, title: str | None, night: str | None,
+                          with_honours: bool, csv_dialect: str = "excel") -> None:
+    from .. import ledger
+    from ..core.competition import honours, in_words, rank
+    from ..ledger import competition as lc
+
+    c = load_competition(path)
+    day = None
+    if night is not None:
+        from ..core.dates import parse_when
+
+        day = parse_when(night, datetime.date.today()).isoformat()
+    rows: list[Any] = []
+    hon: dict[str, Any] | None = None
+    db = ledger.existing_db_path(_db(ctx))
+    per = "table" if day else "evening"
+    comp = replace(c, best=None) if day else c
+    if db is not None:
+        with ledger.open_ledger(db, readonly=True) as led:
+            rows = lc.table_rows(led.conn, c, day)
+            ranking = rank(comp, rows, per)
+            if with_honours:
+                mis, partners, opponents = lc.honours_figures(led.conn, replace(c, since=day or c.since,
+                                                                                until=day or c.until))
+                hon = honours(comp, ranking, mis, partners, opponents)
+    else:
+        ranking = rank(comp, [], per)
+        if with_honours:
+            hon = honours(comp, ranking, {}, [], [])
+    words = in_words(c)
+    if day:
+        words = [f"One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
+                 "rounds add up (best N and the minimums are for the season)."] + words[1:2] + words[4:]
+    heading = title or (f"{c.name}, {day}" if day else c.name)
+    unit = "rounds" if day else "evenings"
+    tb = list(c.tiebreak)
+    if out_format == "json":
+        from .common import echo_json
+
+        doc: dict[str, Any] = {"competition": c.name, **({"night": day} if day else {}), "rules": words,
+                               "players": ranking}
+        if hon is not None:
+            doc["honours"] = hon
+        echo_json(doc)
+        return
+    headers = ["rank", "player", "score", unit, "counted", "tables", "wins", "points", "opponents", *(f"tiebreak {t}" for t in tb), "unranked"]
+
+    def row(d: dict[str, Any]) -> list[Any]:
+        return [d["rank"] if d["rank"] is not None else "", d["player"], d["score"], d[unit], d["counted"],
+                d["tables"], d["wins"], d["points"], d["opponents"], *(d["tiebreak"][t] for t in tb),
+                d["unranked"] or ""]  # fmt: skip
+
+    if out_format == "csv":
+        from ..views.render import to_csv
+
+        click.echo(to_csv(headers, [row(d) for d in ranking], csv_dialect), nl=False)
+        return
+    hon_lines = _honours_lines(hon)
+    if out_format == "html":
+        from ..views.render import html_page
+
+        series: dict[str, list[tuple[str, Any]]] = {}
+        for d in ranking:
+            total = 0.0
+            for s in d["scores"]:
+                total += s["score"]
+                series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
+        hdr = ["#", "player", "score", unit, "counted", "tables", "wins", "points", "opponents", *(f"tiebreak {t}" for t in tb), "unranked"]
+        sections = [("How this competition ranks", words)]
+        if hon is not None:
+            sections.append(("Honours", hon_lines))
+        click.echo(html_page(heading, hdr, [row(d) for d in ranking], series,
+                             subtitle=(c.description + " " if c.description else "")
+                             + f"As of {datetime.date.today().isoformat()}.",
+                             chart_heading="Score over the " + ("night" if day else "season"),
+                             sections=sections), nl=False)  # fmt: skip
+        return
+    from ..views.render import sparkline
+    from .common import table
+
+    md = out_format == "markdown"
+    if md:
+        from .club import _md
+    ranked = [d for d in ranking if d["rank"] is not None]
+    apart = [d for d in ranking if d["rank"] is None]
+    cols = ["#", "player", "score", unit, "counted", "tables", "points", *(f"tie {t}" for t in tb), "trend"]
+    body = [[d["rank"], _md(d["player"]) if md else d["player"], _num(d["score"]), d[unit], d["counted"],
+             d["tables"], _num(d["points"]), *(_num(d["tiebreak"][t]) for t in tb),
+             sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
+    out = [f"## {heading}\n" if md else heading]
+    if not ranking:
+        out.append("no sessions count for this competition yet")
+    if ranked:
+        out.append(table(body, cols, tablefmt="pipe" if md else "simple"))
+    if apart:
+        out.append(("\n### " if md else "\n") + "Listed apart, unranked" + ("\n" if md else ":"))
+        out.append(table([[_md(d["player"]) if md else d["player"], _num(d["score"]), d[unit], d["unranked"]]
+                          for d in apart], ["player", "score", unit, "why"], tablefmt="pipe" if md else "simple"))
+    if hon is not None:
+        out.append(("\n### Honours\n" if md else "\nhonours:"))
+        out.extend(("- " if md else "  ") + x for x in hon_lines)
+    out.append(("\n### How this competition ranks\n" if md else "\nhow it ranks:"))
+    out.extend(("- " if md else "  ") + x for x in words)
+    click.echo("\n".join(out))
+
+
+def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
+    if hon is None:
+        return []
+
+    def names(xs: list[str]) -> str:
+        return ", ".join(xs) if xs else "nobody yet"
+
+    lines = [f"Champion: {names(hon['champion'])}", f"Rode lantaarn (last place): {names(hon['rode_lantaarn'])}"]
+    mk = hon["miserie_king"]
+    lines.append(f"Miserie king (most miseries made): {names(mk['players'])}"
+                 + (f" ({mk['miseries']})" if mk["players"] else ""))
+    mc = hon["most_contracts"]
+    lines.append(f"Most contracts made: {names(mc['players'])}" + (f" ({mc['made']})" if mc["players"] else ""))
+    pz = hon["prizes"]
+
+    if pz["places"] is not None:
+        prize = f"Prizes (top {pz['places']}): " + (", ".join(f"{d['rank']}. {d['player']}" for d in pz["players"])
+                                                  or "nobody ranked yet")
+        lines.append(prize)
+    for p in hon["players"]:
+        bits = [f"{p['miseries']} miseries made", f"{p['made']} of {p['taken']} contracts made"]
+        if p["partner"]:
+            q = p["partner"]
+            bits.append(f"favourite partner {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
+        if p["nemesis"]:
+            q = p["nemesis"]
+            bits.append(f"nemesis {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
+        lines.append(f"{p['player']}: " + ", ".join(bits))
+    return lines
+
+
+def _signed(v: Any) -> str:
+    s = _num(v)
+    return s if s.startswith("-") or s == "0" else "+" + s
+
+
+# ------------------------------------------------------------------------------------------------- seating
+
+
+@click.command()
+@click.option("--players", metavar="A,B,...", help="The players to seat (for a later round: best first, "
+              "unless --competition gives the standing).")
+@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+              help="A competition file: its standing seats the later rounds (and gives the players when "
+              "--players is left out).")
+@click.option("--round", "round_", type=click.IntRange(1, 99), metavar="N", help="The round to seat (1: drawn).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), metavar="S",
+              help="Round 1: the draw's seed (the same seed, the same draw). Default: a new one, printed.")
+@click.option("--final", is_flag=True, help="Seat the final table: the round winners of the night, completed "
+              "from the ranking (needs --competition).")
+@click.option("--size", type=click.IntRange(4, 6), default=4, show_default=True, help="Seats at the final table.")
+@click.option("--date", "night", metavar="DATE", help="The night (default: the competition's latest date).")
+@click.option("--json", "as_json", is_flag=True, help="JSON output.")
+@click.pass_context
+def seating(ctx: click.Context, players: str | None, comp_path: str | None, round_: int | None, seed: int | None,
+            final: bool, size: int, night: str | None, as_json: bool) -> None:
+    """Seat one round of a night with several tables: tables of four (five or six where the count demands).
+
+    Round 1 is drawn at random (give --seed to draw the same tables again). Later rounds go by standing:
+    the best four at table 1, the next four at table 2, and so on; the standing is the competition's
+    ranking before that round (rounds N and later of the night do not count yet), or the order of --players.
+    Each table gets the `session start` line that records it with its round and table. --final seats the
+    final table from the winners of the night's rounds and the ranking.
+
+    \b
+    Examples:
+        wiezen seating --players an,bert,carla,dirk,eva,frans,greet,hans,ilse --round 1 --seed 7
+        wiezen seating --competition gesves.toml --round 2
+        wiezen seating --competition gesves.toml --final --json
+    """
+    from ..core import seating as st
+    from ..core.competition import rank
+    from ..core.dates import parse_when
+
+    if not final and round_ is None:
+        raise WiezenError("give the round to seat: --round N (1 is drawn, later rounds go by standing), or --final")
+    if final and comp_path is None:
+        raise WiezenError("--final needs --competition FILE: the round winners and the ranking come from it")
+    if comp_path is None and players is None:
+        raise WiezenError("give the players (--players A,B,C,...) or a competition file (--competition FILE)")
+    given = [p.strip() for p in players.split(",")] if players is not None else None
+    if given is not None:
+        st.check_players(given)
+    c = load_competition(comp_path) if comp_path else None
+    day = parse_when(night, datetime.date.today()).isoformat() if night else None
+    doc: dict[str, Any] = {"round": round_}
+    standing: list[str] = []
+    winners: list[str] = []
+    tag = c.tags[0] if c is not None and len(c.tags) == 1 else None
+    if c is not None:
+        from .. import ledger
+        from ..ledger import competition as lc
+
+        db = ledger.existing_db_path(_db(ctx))
+        rounds: dict[int, list[str]] = {}
+        if db is not None:
+            with ledger.open_ledger(db, readonly=True) as led:
+                day = day or lc.last_night(led.conn, c)
+                rounds = lc.night_rounds(led.conn, c, day) if day else {}
+                before = (day, round_) if day and round_ is not None else None
+                rows = lc.table_rows(led.conn, c, None, before)
+                if final and day:
+                    night_rows = lc.table_rows(led.conn, c, day)
+                    for r in sorted(x for x in rounds if round_ is None or x < round_):
+                        # the round's winner: the best score over its tables (ties: the tie-breaks, the name)
+                        top = rank(replace(c, best=None), [t for t in night_rows if t.round == r], "table")
+                        if top:
+                            winners.append(top[0]["player"])
+        else:
+            rows = []
+        standing = [d["player"] for d in rank(c, rows)]
+        if given is None:
+            if rounds and round_ is not None and round_ - 1 in rounds:
+                given = rounds[round_ - 1]
+            elif rounds and (final or round_ is None or round_ > max(rounds)):
+                given = rounds[max(rounds)]
+            else:
+                given = standing
+        doc["night"] = day
+        if final:
+            ranking = [p for p in standing if p.casefold() in {g.casefold() for g in given}] if given else standing
+            seated = st.final_table(winners, ranking, size)
+            doc.update({"round": round_, "final": True,
+                        "tables": [{"table": 1, "players": [d["player"] for d in seated]}], "why": seated})
+            _emit(doc, as_json, tag)
+            return
+    assert given is not None and round_ is not None
+    if not given:
+        raise WiezenError("no players to seat: the competition has no sessions yet; give --players A,B,C,...")
+    if round_ == 1:
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        tables = st.draw(given, seed)
+        doc["seed"] = seed
+        doc["by"] = "draw"
+    else:
+        if seed is not None:
+            raise WiezenError("--seed is for the draw of round 1; later rounds go by standing")
+        pos = {p.casefold(): i for i, p in enumerate(standing)}
+        order = sorted(given, key=lambda p: (pos.get(p.casefold(), len(pos)), given.index(p)))
+        tables = st.by_standing(order)
+        doc["by"] = "standing"
+    doc["tables"] = [{"table": i + 1, "players": t} for i, t in enumerate(tables)]
+    _emit(doc, as_json, tag)
+
+
+def _emit(doc: dict[str, Any], as_json: bool, tag: str | None) -> None:
+    if as_json:
+        from .common import echo_json
+
+        echo_json(doc)
+        return
+    if doc.get("final"):
+        click.echo("final table" + (f" ({doc['night']})" if doc.get("night") else "") + ":")
+        for d in doc["why"]:
+            click.echo(f"  {d['player']}: {d['why']}")
+    else:
+        how = f"drawn with seed {doc['seed']}" if doc["by"] == "draw" else "by standing, best first"
+        click.echo(f"round {doc['round']} ({how}):")
+    for t in doc["tables"]:
+        click.echo(f"table {t['table']}: {', '.join(t['players'])}")
+        opts = "".join(f" --{k} {v}" for k, v in (("tag", tag), ("round", doc["round"]),
+                                                   ("table", None if doc.get("final") else t["table"])) if v)
+        click.echo(f"  wiezen session start --players {','.join(t['players'])}{opts}")

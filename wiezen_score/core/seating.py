@@ -1,0 +1,92 @@
+"""Seating a night with several tables: table sizes, the draw of round 1, later rounds by standing, and the
+final table. Pure."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from .errors import WiezenError
+
+MAX_PLAYERS = 600
+
+
+def table_sizes(n: int) -> list[int]:
+    """Tables of four, with five or six where the count demands; the larger tables last (so that table 1,
+    seated by standing, holds the best four whenever the count allows)."""
+    if n in (4, 5, 6):
+        return [n]
+    if n < 8 or n > MAX_PLAYERS:
+        raise WiezenError(
+            f"{n} players cannot be seated at tables of 4 to 6: seat 4, 5, 6, or 8 to {MAX_PLAYERS} players"
+        )
+    t, r = divmod(n, 4)
+    sizes = [4] * t
+    for i in range(r):
+        sizes[-1 - (i % t)] += 1
+    return sorted(sizes)
+
+
+def _tables(ordered: Sequence[str]) -> list[list[str]]:
+    out: list[list[str]] = []
+    i = 0
+    for size in table_sizes(len(ordered)):
+        out.append(list(ordered[i:i + size]))
+        i += size
+    return out
+
+
+def check_players(players: Sequence[str]) -> None:
+    seen: dict[str, str] = {}
+    for p in players:
+        if not p:
+            raise WiezenError("an empty player name in the list: give names separated by commas")
+        k = p.casefold()
+        if k in seen:
+            raise WiezenError(f"'{p}' is named twice: every player is seated once")
+        seen[k] = p
+
+
+def draw(players: Sequence[str], seed: int) -> list[list[str]]:
+    """Round 1: the players drawn at random into tables; the same seed gives the same draw."""
+    check_players(players)
+    order = sorted(players, key=str.casefold)  # the draw does not depend on the order the names were typed
+    random.Random(seed).shuffle(order)
+    return _tables(order)
+
+
+def by_standing(standing: Sequence[str]) -> list[list[str]]:
+    """A later round: the players in order of standing, best first: the best four at table 1, and so on."""
+    check_players(standing)
+    return _tables(list(standing))
+
+
+def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int = 4) -> list[dict[str, Any]]:
+    """The final table: the winners of the rounds (in order of the ranking when there are more of them than
+    seats), completed from the ranking. Returns ``[{"player": NAME, "why": TEXT}]``."""
+    if not 4 <= size <= 6:
+        raise WiezenError(f"a final table seats 4 to 6 players, not {size}")
+    pos = {p: i for i, p in enumerate(ranking)}
+    winners: list[tuple[str, list[int]]] = []
+    for rnd, p in enumerate(round_winners, 1):
+        for w in winners:
+            if w[0] == p:
+                w[1].append(rnd)
+                break
+        else:
+            winners.append((p, [rnd]))
+    winners.sort(key=lambda w: pos.get(w[0], len(pos)))
+    out: list[dict[str, Any]] = []
+    for p, rounds in winners[:size]:
+        which = ", ".join(str(r) for r in rounds)
+        out.append({"player": p, "why": f"won round{'s' if len(rounds) > 1 else ''} {which}"})
+    seated = {d["player"] for d in out}
+    for i, p in enumerate(ranking):
+        if len(out) >= size:
+            break
+        if p not in seated:
+            out.append({"player": p, "why": f"placed {i + 1} in the ranking"})
+            seated.add(p)
+    if len(out) < size:
+        raise WiezenError(f"only {len(out)} players for a final table of {size}")
+    return out
