@@ -243,3 +243,24 @@ def test_datasette_canned_queries_rank_as_the_command(season):
     got = conn.execute(queries["competition_placement"]["sql"], args).fetchall()
     assert [r[:3] for r in got] == [(1, "e", 1000.0), (2, "a", 800.0), (2, "b", 800.0), (2, "c", 800.0), (2, "d", 800.0)]
     conn.close()
+
+
+def test_tag_round_and_table_are_history(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "h.db"
+    ok(db, "session", "start", "--players", "a,b,c,d", "--tag", "t", "--round", "1", "--table", "1")
+    ok(db, "session", "end")
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        for sql in ("UPDATE sessions SET tag = 'other'", "UPDATE sessions SET round = 2", "UPDATE sessions SET table_no = 3"):
+            with pytest.raises(sqlite3.IntegrityError):
+                conn.execute(sql)
+        # by hand, around the trigger: the seal's chain no longer fits the session
+        conn.execute("DROP TRIGGER sessions_keep_history")
+        conn.execute("UPDATE sessions SET tag = 'other'")
+    finally:
+        conn.close()
+    r = wz(db, "check")
+    assert r.exit_code == 1
+    assert any(line.startswith("chain:") for line in r.output.splitlines()), r.output

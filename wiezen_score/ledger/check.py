@@ -107,6 +107,13 @@ def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] 
                 ))
                 break  # every further check would stumble on the same damage
             problems.append(Problem("integrity", f"the {step.__name__.strip('_')} check could not read the ledger: {e}"))
+        except UnicodeDecodeError:
+            # SQLite's own message quoted damaged bytes of the schema: the file is damaged all the same
+            problems.append(Problem(
+                "integrity", "the file is damaged (its schema cannot be read): restore a backup "
+                "(`wiezen db path` lists those made before upgrades)",
+            ))
+            break
     if progress is not None:
         progress(len(steps), len(steps))
     return CheckResult(tuple(problems), counts["sessions"], counts["entries"], counts["voided"], counts["rescored"])
