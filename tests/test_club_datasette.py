@@ -129,7 +129,10 @@ def test_metadata_links_to_the_views_and_queries():
     html = meta["description_html"]
     for target in ("standings", "scoresheet", "rulings", "sheet", "season_standings", "search_precedents"):
         assert f'href="/wiezen-club/{target}"' in html, target
-    assert set(meta["databases"]["wiezen-club"]["queries"]) == {"sheet", "season_standings", "search_precedents"}
+    assert set(meta["databases"]["wiezen-club"]["queries"]) == {"sheet", "season_standings", "search_precedents",
+                                                                "competition", "competition_placement"}
+    for target in ("competition", "competition_placement"):
+        assert f'href="/wiezen-club/{target}"' in html, target
     tables = meta["databases"]["wiezen-club"]["tables"]
     assert tables["precedents"]["fts_table"] == tables["rulings"]["fts_table"] == "precedents_fts"
 

@@ -52,8 +52,8 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                 "first_dealer": "Seat of the first dealer (0-based)", "started_at": "Started (UTC)",
                 "ended_at": "Ended (UTC); empty while open", "source_hash": "Hash of the replayed file",
                 "plan": "Length: deals N, rounds N or target N",
-                "tag": "The competition it belongs to (session start --tag)",
-                "round": "A night with several tables: the round", "table_no": "... and the table",
+                "tag": "Competition tag (session start --tag)",
+                "round": "Round, on a night of several tables", "table_no": "Table number in that round",
             },
         },
         "seats": {
@@ -163,7 +163,8 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             f'<a href="{base}/standings">standings</a>, <a href="{base}/scoresheet">scoresheet</a> and '
             f'<a href="{base}/rulings">rulings</a> (searchable); or the queries '
             f'<a href="{base}/sheet">sheet of a session</a>, <a href="{base}/season_standings">a season\'s '
-            f'standings</a> and <a href="{base}/search_precedents">search precedents</a>.'
+            f'standings</a> and <a href="{base}/search_precedents">search precedents</a>; a competition\'s ranking: '
+            f'<a href="{base}/competition">by points</a> or <a href="{base}/competition_placement">by placement</a>.'
         ),
         "databases": {db_name: {
             "description_html": (
