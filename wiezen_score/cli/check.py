@@ -57,7 +57,12 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
             led.session(session_id)  # an unknown session is an error
         from .common import LazyProgress
 
-        size = led.entry_count()
+        import sqlite3
+
+        try:
+            size = led.entry_count()
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            size = 0  # a damaged file: check_ledger says what is wrong with it
         with LazyProgress("checking", size=size) as bar:
             result = check_ledger(led.conn, progress=bar)
         if seal is not None:
