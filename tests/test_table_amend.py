@@ -3,10 +3,9 @@ version; `play` confirms with the resolved line and records `precedent TITLE: RU
 `wiezen` command (and a terminal for the y/N question)."""
 
 import json
-import os
 
 import pytest
-from test_table_words import WIEZEN, ok, run
+from test_table_words import spawn_play, ok, run
 
 
 def doc(db):
@@ -93,11 +92,7 @@ def test_play_records_a_precedent_linked_to_the_last_entry(tmp_path):
 def test_play_confirms_the_resolved_line(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "w.db"
-    env = {**os.environ, "TERM": "dumb", "INPUTRC": os.devnull, "XDG_DATA_HOME": str(tmp_path), "NO_COLOR": "1",
-           "COLUMNS": "120"}
-    env.pop("WIEZEN_DB", None)
-    c = pexpect.spawn(WIEZEN, ["--db", str(db), "play", "--no-history"], env=env, cwd=str(tmp_path),
-                      encoding="utf-8", timeout=20, dimensions=(50, 120))
+    c = spawn_play(tmp_path, db)
     try:
         c.expect_exact("[no session] > ")
         c.sendline("players jan piet mieke lotte")

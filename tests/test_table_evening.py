@@ -3,10 +3,9 @@ progress in the play prompt and on the sheet, a warning at the end; rounds owed 
 `session end`. Through the installed `wiezen` command."""
 
 import json
-import os
 
 import pytest
-from test_table_words import WIEZEN, error, ok, run
+from test_table_words import spawn_play, error, ok, run
 
 
 def doc(db):
@@ -92,11 +91,7 @@ def test_session_end_warns_when_the_evening_is_cut_short_and_names_rounds_owed(t
 def test_play_length_lines_and_the_prompt(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "w.db"
-    env = {**os.environ, "TERM": "dumb", "INPUTRC": os.devnull, "XDG_DATA_HOME": str(tmp_path), "NO_COLOR": "1",
-           "COLUMNS": "120"}
-    env.pop("WIEZEN_DB", None)
-    c = pexpect.spawn(WIEZEN, ["--db", str(db), "play", "--no-history"], env=env, cwd=str(tmp_path),
-                      encoding="utf-8", timeout=20, dimensions=(50, 120))
+    c = spawn_play(tmp_path, db)
     try:
         c.expect_exact("[no session] > ")
         c.sendline("rounds 1")

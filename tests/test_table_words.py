@@ -20,6 +20,16 @@ def run(db, *args, input=None, env=None):
     return subprocess.run([WIEZEN, *args], input=input, capture_output=True, text=True, env=e, timeout=60, check=False)
 
 
+def spawn_play(tmp_path, db):
+    """The installed `wiezen play` in a pseudo-terminal (120 columns, no history file, no colour)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "TERM": "dumb", "INPUTRC": os.devnull, "XDG_DATA_HOME": str(tmp_path), "NO_COLOR": "1",
+           "COLUMNS": "120"}
+    env.pop("WIEZEN_DB", None)
+    return pexpect.spawn(WIEZEN, ["--db", str(db), "play", "--no-history"], env=env, cwd=str(tmp_path),
+                         encoding="utf-8", timeout=20, dimensions=(50, 120))
+
+
 def ok(db, *args, input=None):
     r = run(db, *args, input=input)
     assert r.returncode == 0, (args, r.stdout, r.stderr)
