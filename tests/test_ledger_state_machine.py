@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from wiezen_score.cli.sheet import sheet_doc
+from wiezen_score.ledger.documents import sheet_doc
 from wiezen_score.core.deal import MiserieDeal, TrickDeal
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.ledger import Ledger

@@ -14,7 +14,8 @@ from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.scoring import Score, fmt, plain, score, signed
-from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec, table
+from ..views.render import table
+from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec
 from .completion import complete_deal, complete_rules
 
 

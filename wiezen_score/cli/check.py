@@ -7,7 +7,7 @@ import click
 from .common import echo
 
 from ..core.errors import WiezenError
-from .session_cmds import _db
+from .common import _db
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""The club commands: standings, export, import, settle; and the HTML page of one evening's sheet."""
+"""The club commands: standings, export, import, settle; the Datasette metadata of the ledger."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from .common import echo, SESSION_ID, SafePath
 
 from ..core.errors import WiezenError
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
-from .session_cmds import _db
+from ..views.render import _md
+from ..views.standings import HEADERS, _avg, _pct, _period, ranks, standings_rows
+from .common import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
-
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
@@ -29,45 +30,7 @@ def _range(since: str | None, until: str | None) -> tuple[str | None, str | None
     return lo, hi
 
 
-def _period(lo: str | None, hi: str | None) -> str:
-    if lo and hi:
-        return f"{lo} to {hi}"
-    if lo:
-        return f"since {lo}"
-    if hi:
-        return f"until {hi}"
-    return "all sessions"
-
-
-def _pct(rate: float | None) -> str:
-    return "" if rate is None else f"{round(rate * 100)}%"
-
-
-def _avg(v: float | int) -> int | float:
-    return round(v, 2) if isinstance(v, float) else v
-
-
 # ------------------------------------------------------------------------------------------------ standings
-
-
-def ranks(items: list[dict[str, Any]]) -> list[int]:
-    """Standard competition ranking of players sorted best first: equal points, equal rank (1, 2, 2, 4)."""
-    out: list[int] = []
-    for i, d in enumerate(items):
-        out.append(out[-1] if i and d["points"] == items[i - 1]["points"] else i + 1)
-    return out
-
-
-def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
-    """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
-    return [
-        [rank, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
-         d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
-        for rank, d in zip(ranks(items), items)
-    ]  # fmt: skip
-
-
-HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
 
 
 @click.command()
@@ -148,7 +111,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     else:
         from ..views.render import sparkline
         from ..core.scoring import signed
-        from .common import table
+        from ..views.render import table
 
         def num(v: Any) -> str:
             return signed(v) if isinstance(v, int) else (f"{v:+.2f}".rstrip("0").rstrip(".") if v else "0")
@@ -168,14 +131,6 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         else:
             echo(f"standings, {period}")
             echo(table(rows, headers, colalign=align))
-
-
-def _md(text: str) -> str:
-    """A markdown table cell: pipes and markup characters escaped, no line breaks."""
-    import re
-
-    flat = " ".join(str(text).split())
-    return re.sub(r"([\\`*_{}\[\]<>()#+!|~-])", r"\\\1", flat)
 
 
 # ---------------------------------------------------------------------------------------------- export/import
@@ -366,7 +321,9 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         })  # fmt: skip
         return
     from ..views.fit import wrap_all
-    from .common import table, text_width
+    from ..views.render import table
+    from ..views.sheet import rounds_owed_line
+    from .common import text_width
 
     width = text_width()
     rate = f", at {cents} cent{'' if cents == 1 else 's'} a point" if cents is not None else ""
@@ -390,66 +347,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     echo(wrap_all("\n".join(lines + [text] + ([owed_line] if owed_line else [])), width))
 
 
-def rounds_owed_line(owed: dict[str, int]) -> str:
-    """'rounds owed: jan 1, piet 2 (een rondje geven)', or '' when nobody owes a round."""
-    who = {p: n for p, n in owed.items() if n}
-    if not who:
-        return ""
-    return "rounds owed: " + ", ".join(f"{p} {n}" for p, n in who.items()) + " (een rondje geven)"
-
-
-# ----------------------------------------------------------------------------------------------- sheet html
-
-
-def sheet_html(doc: dict[str, Any]) -> str:
-    """One evening's sheet (the `sheet --json` document) as a self-contained HTML page with its chart."""
-    from ..views.render import html_page
-
-    s = doc["session"]
-    players = list(s["players"])
-    running = {p: 0 for p in players}
-    rows: list[list[Any]] = []
-    series: dict[str, list[tuple[str, Any]]] = {p: [("start", 0)] for p in players}
-    for e in doc["entries"]:
-        mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
-        if e.get("correction"):
-            text += f" ({correction_note(e['correction'])})"
-        if e["voided"]:
-            after = f", {correction_note(e['voided_after'])}" if e.get("voided_after") else ""
-            rows.append([e["no"], e["dealer"], f"{text} (voided{after})", mark] + ["" for _ in players])
-            continue
-        for p, v in e["points"].items():
-            running[p] = running.get(p, 0) + v
-        rows.append([e["no"], e["dealer"], text, mark] + [running[p] for p in players])
-        for p in players:
-            series[p].append((f"#{e['no']}", running[p]))
-    rows.append(["", "", "totals", ""] + [doc["totals"].get(p, 0) for p in players])
-    title = f"{s['name'] + ', ' if s['name'] else ''}{s['date']}"
-    return html_page(
-        f"Scoresheet: {title}", ["#", "dealer", "entry", "x", *players], rows, series,
-        subtitle=f"Session {s['id']}, house rules {s['rules']}; running totals after each entry.",
-        chart_heading="Points over the evening",
-        footer=seal_footer(s),
-    )
-
-
-def correction_note(c: dict[str, Any]) -> str:
-    """'corrected after the evening, 2026-11-28: REASON'."""
-    return f"corrected after the evening, {str(c['at'])[:10]}" + (f": {c['reason']}" if c.get("reason") else "")
-
-
-def seal_footer(s: dict[str, Any]) -> str:
-    """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
-    seals = s.get("seals") or []
-    if not seals:
-        return "Open: the session gets its seal when it ends." if s.get("open") else ""
-    last = seals[-1]
-    out = f"Seal: {last['seal']} (sealed {str(last['at'])[:16].replace('T', ' ')} UTC"
-    if len(seals) > 1:
-        out += "; after corrections; earlier: " + ", ".join(
-            f"{x['seal']} of {str(x['at'])[:10]}" for x in seals[:-1])
-    return out + "). Check it with `wiezen check --seal CODE`."
+# ------------------------------------------------------------------------------------------------ datasette
 
 
 def datasette_metadata_json(db_path: str) -> dict[str, Any]:

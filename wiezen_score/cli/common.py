@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..core.errors import WiezenError
 from ..core.rules import PRESETS, HouseRules, parse_rules
+from ..views.render import table
+
+if TYPE_CHECKING:
+    from ..core.session import Scored
 
 #: the date forms every date option takes (core/dates.py parse_when)
 DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday = last friday), "
@@ -161,15 +165,6 @@ def echo_json(doc: Any) -> None:
     from ..views.safe import safe_json
 
     click.echo(safe_json(json.dumps(doc, ensure_ascii=False, indent=2)))
-
-
-def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
-    from tabulate import tabulate
-
-    from ..views.safe import safe
-
-    cells = [[safe(c) if isinstance(c, str) else c for c in r] for r in rows]  # a newline cannot add a row
-    return str(tabulate(cells, headers=[safe(h) for h in headers], disable_numparse=True, **kw))
 
 
 class SessionRef(click.ParamType):  # type: ignore[type-arg]
@@ -389,3 +384,24 @@ def add_db_option(cmd: click.Command) -> click.Command:
         for sub in cmd.commands.values():
             add_db_option(sub)
     return cmd
+
+
+def _db(ctx: click.Context) -> Any:
+    return ctx.find_root().obj.get("db")
+
+
+def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
+    from ..core.scoring import signed
+    from ..ledger.documents import evening_progress
+    from ..views.sheet import recorded_line, status_line
+
+    s = led.require_open()
+    echo(recorded_line(no, sc, s.players))
+    totals = led.totals(s.id)
+    echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    echo("next: " + status_line(s.players, sc.after))
+    p = evening_progress(led, s, sc.kind == "deal")
+    if p is not None:
+        echo(p.line)
+        if p.warning:
+            echo(f"warning: {p.warning}", err=True)

@@ -10,7 +10,7 @@ import click
 
 from ..core.competition import Competition
 from ..core.errors import WiezenError
-from .session_cmds import _db
+from .common import _db
 
 
 def load_competition(path: str) -> Competition:
@@ -108,11 +108,11 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
                              sections=sections), nl=False)  # fmt: skip
         return
     from ..views.render import sparkline
-    from .common import table
+    from ..views.render import table
 
     md = out_format == "markdown"
     if md:
-        from .club import _md
+        from ..views.render import _md
     ranked = [d for d in ranking if d["rank"] is not None]
     apart = [d for d in ranking if d["rank"] is None]
     cols = ["#", "player", "score", unit, "counted", "tables", "points", *(f"tie {t}" for t in tb), "trend"]

@@ -26,7 +26,8 @@ from .common import echo, COUNT, SafePath
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
 from ..core.text import as_count
-from .session_cmds import _db, recorded_line
+from ..views.sheet import recorded_line
+from .common import _db
 
 COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent", "quit", "redeal", "settle", "sheet",
                  "undo")
@@ -108,7 +109,8 @@ class Table:
     def show(self, s: Any, last: int | None = -1) -> None:
         """The last rows of the sheet, the running totals and what comes next."""
         from .common import text_width
-        from .sheet import render_sheet, sheet_doc
+        from ..ledger.documents import sheet_doc
+        from ..views.sheet import render_sheet
 
         # the session's heading only on `sheet`
         rows = self.last if last == -1 else last
@@ -121,7 +123,7 @@ class Table:
             return "[no session] > "
         state, no = self.led.state(s)
         x = f" x{state.pending}" if state.pending > 1 else ""
-        from .session_cmds import evening_progress
+        from ..ledger.documents import evening_progress
 
         p = evening_progress(self.led, s)
         return f"[#{no} {s.players[state.dealer]} deals{x}{', ' + p.short if p else ''}] > "
@@ -179,7 +181,7 @@ class Table:
         else:
             no, sc = self.led.record(item)
             self.show(s)
-            from .session_cmds import evening_progress
+            from ..ledger.documents import evening_progress
 
             p = evening_progress(self.led, s, sc.kind == "deal")
             if p is not None and p.warning:
@@ -272,7 +274,8 @@ class Table:
         self.show(self._open(), rows)
 
     def cmd_explain(self, args: list[str]) -> None:
-        from .sheet import explain_doc, render_explain
+        from ..ledger.documents import explain_doc
+        from ..views.explain import render_explain
 
         no = as_count(args[0]) if len(args) == 1 else None
         if no is None:
@@ -297,7 +300,7 @@ class Table:
         self._rounds_owed(s)
 
     def _rounds_owed(self, s: Any) -> None:
-        from .club import rounds_owed_line
+        from ..views.sheet import rounds_owed_line
 
         line = rounds_owed_line(self.led.rounds_owed(s))
         if line:

@@ -13,7 +13,7 @@ from .common import echo, echo_line, SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
 from ..core.errors import WiezenError
 from .common import DATE_HELP, Output, echo_json, output_options
 from .completion import complete_player
-from .session_cmds import _db
+from .common import _db
 
 _BOLD = "\x1b[1;33m"
 _RESET = "\x1b[0m"
@@ -343,7 +343,7 @@ def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str |
 
     from .. import ledger
     from ..ledger import precedents as P
-    from .session_cmds import _report
+    from .common import _report
 
     title = ""
     if as_precedent:

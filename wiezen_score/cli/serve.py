@@ -32,7 +32,7 @@ import click
 
 from ..core.errors import WiezenError
 from .common import SESSION_HELP, SessionRef
-from .session_cmds import _db
+from .common import _db
 
 POLL_SECONDS = 0.25  # how often the poller asks the ledger whether anything was committed
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
@@ -61,7 +61,7 @@ class LiveSheet:
     # -- reading -----------------------------------------------------------
     def _load(self, led: Any) -> None:
         from ..views.live import sheet_fragment
-        from .sheet import sheet_doc
+        from ..ledger.documents import sheet_doc
 
         s = led.session(self.session_id)
         doc = sheet_doc(led, s)
@@ -144,7 +144,7 @@ def record_from_form(path: str, live: LiveSheet, action: str, line: str) -> str:
     from .. import ledger
     from ..core.session import EntryInput
     from ..core.sessionfile import Undo, parse_entry
-    from .session_cmds import recorded_line
+    from ..views.sheet import recorded_line
 
     if action not in ACTIONS:
         raise WiezenError(f"unknown action '{action}': one of {', '.join(ACTIONS)}")

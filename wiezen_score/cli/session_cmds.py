@@ -10,55 +10,10 @@ from .common import echo, ENTRY_NO
 
 from ..core.errors import WiezenError
 from ..core.scoring import signed
-from ..core.session import EntryInput, Scored, TableState, sitting_out
-from .common import DATE_HELP, DEAL_ARGS, deal_text
+from ..core.session import EntryInput
+from ..views.sheet import recorded_line, status_line
+from .common import DATE_HELP, DEAL_ARGS, _db, _report, deal_text
 from .completion import complete_deal, complete_player, complete_rules
-
-
-def _db(ctx: click.Context) -> Any:
-    return ctx.find_root().obj.get("db")
-
-
-def status_line(players: tuple[str, ...], state: TableState) -> str:
-    """Whose deal it is, who sits out, and a pending doubling."""
-    out = f"{players[state.dealer]} deals"
-    out_players = sitting_out(players, state.dealer)
-    if out_players:
-        out += f", {' and '.join(out_players)} sit{'s' if len(out_players) == 1 else ''} out"
-    if state.pending > 1:
-        out += f"; the next deal counts x{state.pending}"
-    if state.queued:
-        out += f", and {state.queued} more after it"
-    return out
-
-
-def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
-    mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
-    pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
-    return f"#{no} {sc.text}{mult}: {pts}"
-
-
-def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
-    """Where the evening stands against its planned length (core/evening.py), or None when it has none."""
-    from ..core.evening import parse_plan, progress
-
-    plan = parse_plan(getattr(s, "plan", None))
-    if plan is None:
-        return None
-    return progress(plan, len(s.players), led.deals_played(s), led.totals(s.id), just_played)
-
-
-def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
-    s = led.require_open()
-    echo(recorded_line(no, sc, s.players))
-    totals = led.totals(s.id)
-    echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
-    echo("next: " + status_line(s.players, sc.after))
-    p = evening_progress(led, s, sc.kind == "deal")
-    if p is not None:
-        echo(p.line)
-        if p.warning:
-            echo(f"warning: {p.warning}", err=True)
 
 
 @click.group()
@@ -153,6 +108,7 @@ def end(ctx: click.Context, as_json: bool) -> None:
         wiezen session end && wiezen settle --cents 5
     """
     from .. import ledger
+    from ..ledger.documents import evening_progress
 
     with ledger.open_ledger(_db(ctx)) as led:
         s = led.end_session()
@@ -160,7 +116,7 @@ def end(ctx: click.Context, as_json: bool) -> None:
         seal = led.seal(s.id)
         owed = led.rounds_owed(s)
         progress = evening_progress(led, s)
-    from .club import rounds_owed_line
+    from ..views.sheet import rounds_owed_line
 
     if as_json:
         from ..core.scoring import plain

@@ -10,173 +10,15 @@ import click
 from .common import echo, ENTRY_NO, COUNT, SafePath
 
 from ..core.errors import WiezenError
-from ..core.scoring import fmt, plain, signed
-from ..core.session import TableState, sitting_out
-from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, table, text_width
-from .session_cmds import _db, status_line
+from ..core.scoring import plain
+from ..views.explain import render_explain
+from ..views.sheet import render_sheet, sheet_rows
+from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, text_width
+from .common import _db
 
 
 REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
 REPLAY_TAIL = 10  # the rows the summary shows
-
-
-def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
-    """The sheet as INTERFACE.md's JSON document.
-
-    With ``last``: only (about) the last rows, read from the ledger with the running totals before them
-    (``running_from``), so that showing the end of a long sheet costs the same as of a short one.
-    """
-    start = led.window_start(s, last) if last is not None else 0
-    rows = led.entries(s, since_no=start)
-    state, _ = led.state(s)
-    rulings = _rulings(led, s, rows)
-    seals = led.seals(s.id)
-    late = led.corrections(s.id) if seals else {}
-    by_id = {r.id: r for r in rows}
-
-    def correction(r: Any) -> dict[str, Any]:
-        """An entry recorded after the evening ended: when, and why (the reason of what it replaced)."""
-        if ("entry", r.id) not in late:
-            return {}
-        old = by_id.get(r.replaces) if r.replaces is not None else None
-        return {"correction": {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}}
-
-    def voided_after(r: Any) -> dict[str, Any]:
-        if ("void", r.id) not in late:
-            return {}
-        return {"voided_after": {"at": late[("void", r.id)], "reason": r.void_reason}}
-
-    return {
-        "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
-                    "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
-                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals]},
-        "entries": [
-            {
-                "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,
-                "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
-                **({"reason": r.reason} if r.reason else {}),
-                **({"voided_by": r.void_action} if r.voided else {}),
-                **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
-                **correction(r), **voided_after(r),
-            }
-            for r in rows
-        ],
-        "totals": {p: plain(v) for p, v in led.totals(s.id).items()},
-        "dealer": s.players[state.dealer],
-        "sitting_out": list(sitting_out(s.players, state.dealer)),
-        "pending_multiplier": state.pending,
-        "rounds_owed": led.rounds_owed(s),
-        **_evening(led, s),
-        **({"running_from": _running_from(led, s, rows)} if start > 1 else {}),
-    }
-
-
-def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
-    """Each player's running total before ``rows``, the end of the sheet: the totals less what those rows gave."""
-    out = dict(led.totals(s.id))
-    for r in rows:
-        if not r.voided:
-            for p, v in r.points.items():
-                out[p] -= v
-    return {p: plain(v) for p, v in out.items()}
-
-
-def _evening(led: Any, s: Any) -> dict[str, Any]:
-    """The evening's planned length and where it stands (only when one was given at the start)."""
-    from .session_cmds import evening_progress
-
-    p = evening_progress(led, s)
-    if p is None:
-        return {}
-    kind, n = s.plan.split()
-    return {"evening": {kind: int(n), "deals_played": led.deals_played(s), "progress": p.line, "over": p.over}}
-
-
-def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
-    """Entry row id -> [(precedent id, title)] of the rulings attached to its number: on the row that
-    counts, or on the last version when every version is voided."""
-    from ..ledger.precedents import for_session
-
-    by_no = for_session(led, s.id)
-    out: dict[int, list[tuple[int, str]]] = {}
-    for no, found in by_no.items():
-        versions = [r for r in rows if r.no == no]
-        if versions:
-            out[next((r for r in versions if not r.voided), versions[-1]).id] = found
-    return out
-
-
-def _ruling_mark(ids: list[int]) -> str:
-    return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
-
-
-def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
-    """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last.
-
-    With ``width`` no line is wider: the table falls back to the compact layout (views/fit.py) and the
-    other lines are wrapped.
-    """
-    from ..views.fit import compact_sheet, entry_lines, wrap
-    from ..views.safe import safe_tree
-    from .club import correction_note, seal_footer
-
-    doc = safe_tree(doc)  # type: ignore[assignment]  # user text shown, never obeyed: one line per field
-    players = doc["session"]["players"]
-    running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
-    rows = []
-    for e in doc["entries"]:
-        mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
-        if e["voided"]:
-            cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
-            text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
-            if e.get("voided_after"):
-                text += f" ({correction_note(e['voided_after'])})"
-            rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
-            continue
-        for p, v in e["points"].items():
-            running[p] += v
-        cells = []
-        for p in players:
-            if p not in e["points"]:
-                cells.append(f"{fmt(plain(running[p]))}  (out)" if e["kind"] != "penalty" else fmt(plain(running[p])))
-            elif e["kind"] in ("pass", "redeal") or (e["kind"] == "penalty" and e["points"][p] == 0):
-                cells.append(fmt(plain(running[p])))
-            else:
-                cells.append(f"{fmt(plain(running[p]))}  ({signed(e['points'][p])})")
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
-        if e.get("precedents"):
-            text += _ruling_mark(e["precedents"])
-        if e.get("correction"):
-            text += f" ({correction_note(e['correction'])})"
-        rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
-    shown = doc["entries"]
-    if last is not None:
-        rows, shown = rows[-last:], shown[-last:]
-    s = doc["session"]
-    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{s['date']} ({s['rules']}{'' if s['open'] else ', ended'})"
-    out = [head] if heading else []
-    if rows:
-        colalign = ("right", "left", "left", "left") + ("right",) * len(players)
-        full = table(rows, ["#", "dealer", "entry", "x"] + players, colalign=colalign).split("\n")
-        if width is None or max(len(x) for x in full) <= width:
-            out += full
-        else:
-            out += compact_sheet(doc, shown, width, signed) or entry_lines(doc, shown, width, signed)
-    else:
-        out.append("(no entries yet)")
-    out.append("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items()))
-    if s["open"]:
-        st = TableState(players.index(doc["dealer"]), doc["pending_multiplier"])
-        out.append("next: " + status_line(tuple(players), st))
-    owed = {p: n for p, n in doc["rounds_owed"].items() if n}
-    if owed:
-        out.append("rounds owed: " + ", ".join(f"{p} {n}" for p, n in owed.items()))
-    if doc.get("evening"):
-        out.append(doc["evening"]["progress"])
-    footer = seal_footer(s)
-    if footer and not s["open"]:
-        out.append(footer)
-    return "\n".join(piece for line in out for piece in wrap(line, width))
 
 
 @click.command()
@@ -203,30 +45,18 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
         wiezen sheet --format html > evening.html
     """
     from .. import ledger
+    from ..ledger.documents import sheet_doc
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
         doc = sheet_doc(led, s)
     if output.format == "html":
-        from .club import sheet_html
+        from ..views.sheet import sheet_html
 
         echo(sheet_html(doc), nl=False)
         return
     headers, rows = sheet_rows(doc)
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()))
-
-
-def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
-    """The sheet as CSV rows: one per entry, each player's points of that entry (empty where he sat out or
-    the entry is voided), so that a spreadsheet's SUM of a column is the player's total."""
-    players = doc["session"]["players"]
-    headers = ["no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players]
-    rows = [
-        [e["no"], e["kind"], e["text"], e.get("reason", ""), e["dealer"], e["multiplier"], int(e["voided"])]
-        + [None if e["voided"] else e["points"].get(p) for p in players]
-        for e in doc["entries"]
-    ]
-    return headers, rows
 
 
 @click.command()
@@ -243,6 +73,7 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
         wiezen explain 4
     """
     from .. import ledger
+    from ..ledger.documents import explain_doc
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
@@ -251,74 +82,6 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
         echo_json(doc)
         return
     echo(render_explain(doc))
-
-
-def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
-    """How entry ``no`` of session ``s`` was scored (the `explain --json` document); also used by `play`."""
-    from ..core.session import fold
-
-    rows = led.entries(s)
-    versions = [r for r in rows if r.no == no]
-    if not versions:
-        raise WiezenError(f"no entry {no} in session {s.id}")
-    current = [r for r in rows if not r.voided]
-    result = fold([(r.no, r.as_input()) for r in current], s.rules, s.players, s.first_dealer)
-    steps: list[str] = []
-    for r, sc in zip(current, result.scored):
-        if r.no == no:
-            steps = list(sc.explanation)
-    target = next((r for r in versions if not r.voided), versions[-1])
-    rulings = _rulings(led, s, rows).get(target.id, [])
-    return {
-        "session": s.id, "no": no, "kind": target.kind, "text": target.text, "rules": s.rules_name,
-        "dealer": s.players[target.dealer], "multiplier": target.multiplier,
-        "points": {p: plain(v) for p, v in target.points.items()}, "voided": target.voided,
-        "explanation": steps,
-        "history": [
-            {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at,
-             "dealer": s.players[r.dealer], "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}}
-            for r in versions
-        ],
-        "precedents": [{"id": pid, "title": title} for pid, title in rulings],
-    }
-
-
-def render_explain(doc: dict[str, Any]) -> str:
-    """The text of `explain`: the steps, or how the entry was voided; earlier versions last."""
-    from ..views.safe import safe_tree
-
-    doc = safe_tree(doc)  # type: ignore[assignment]
-    out = [f"#{doc['no']} {doc['text']} (session {doc['session']}, {doc['rules']}; dealer {doc['dealer']})"]
-    rulings = [
-        f"  ruling attached: precedent {p['id']} \"{p['title']}\" (`wiezen precedent show {p['id']}`)"
-        for p in doc.get("precedents", [])
-    ]
-    if doc["voided"]:
-        last = doc["history"][-1]
-        out.append(f"  voided by {last['how']}{': ' + last['reason'] if last['reason'] else ''}")
-        return "\n".join(out + rulings)
-    out += [f"  {step}" for step in doc["explanation"]]
-    earlier = [h for h in doc["history"] if h["voided"]]
-    if earlier:
-        out.append("  earlier versions: " + "; ".join(_version(h, doc) for h in earlier))
-    return "\n".join(out + rulings)
-
-
-def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
-    """An earlier version of an entry, with what made it differ when its line is the same as now's."""
-    why = h["how"] or ""
-    if h.get("reason") and h["reason"].startswith("re-scored"):
-        why = h["reason"]
-    if h["text"] != doc["text"] or "dealer" not in h:
-        return f"{h['text']} ({why})"
-    diffs = []
-    if h["dealer"] != doc["dealer"]:
-        diffs.append(f"dealt by {h['dealer']}")
-    if h["multiplier"] != doc["multiplier"]:
-        diffs.append(f"x{h['multiplier']}")
-    if h["points"] != doc["points"]:
-        diffs.append(", ".join(f"{p} {signed(v)}" for p, v in h["points"].items()))
-    return f"{h['text']}{' (' + '; '.join(diffs) + ')' if diffs else ''} ({why})"
 
 
 @click.command()
@@ -405,6 +168,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
     import datetime
 
     from .. import ledger
+    from ..ledger.documents import sheet_doc
     from .common import new_ledger_note, progress, rules_from_spec
 
     if keep_open and len(files) > 1:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.errors import WiezenError
-from .schema import append_only
+from .sql import append_only
 
 if TYPE_CHECKING:
     from .rows import EntryRow, SessionInfo
@@ -90,7 +90,7 @@ def m008_rulings_view(db: Any) -> None:
 
 def m002_precedents(db: Any) -> None:
     """Migration: the precedents log (runs inside the migration's transaction)."""
-    from .schema import _statements
+    from .sql import _statements
 
     for stmt in _statements(_SCHEMA):
         db.execute(stmt)

@@ -118,7 +118,7 @@ ORDER BY s.date, s.id, e.no, e.id, p.name"""
 def club_views_migration(db: Any) -> None:
     """Migration m003: the ``player_evenings`` table and its triggers (filled from the history so far), and
     the ``standings`` and ``scoresheet`` views."""
-    from .schema import _statements
+    from .sql import _statements
 
     for stmt in _statements(_PLAYER_EVENINGS):
         db.execute(stmt)

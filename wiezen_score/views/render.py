@@ -390,3 +390,20 @@ def html_page(
             "",
         ]
     )
+
+
+def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
+    from tabulate import tabulate
+
+    from .safe import safe
+
+    cells = [[safe(c) if isinstance(c, str) else c for c in r] for r in rows]  # a newline cannot add a row
+    return str(tabulate(cells, headers=[safe(h) for h in headers], disable_numparse=True, **kw))
+
+
+def _md(text: str) -> str:
+    """A markdown table cell: pipes and markup characters escaped, no line breaks."""
+    import re
+
+    flat = " ".join(str(text).split())
+    return re.sub(r"([\\`*_{}\[\]<>()#+!|~-])", r"\\\1", flat)

@@ -1,0 +1,186 @@
+"""The package's import graph: no import cycles (function-local imports included) and the layers import one way.
+
+core <- views <- ledger <- cli: core imports none of the others, views only core, ledger core and views, cli
+anything. Read from the source with ast, so an import hidden inside a function counts as much as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import textwrap
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "wiezen_score"
+LAYERS = ("core", "views", "ledger", "cli")  # each may import only those before it (and itself)
+
+
+def modules(root: pathlib.Path) -> dict[str, pathlib.Path]:
+    """Dotted module name -> file, for every .py file under the package ``root``."""
+    out = {}
+    for p in root.rglob("*.py"):
+        parts = list(p.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+def _imports(tree: ast.AST, runtime_only: bool) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth (inside functions too); without those under ``if TYPE_CHECKING:``
+    when ``runtime_only`` (they never run, so they cannot make a cycle)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if runtime_only and isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for stmt in child.orelse:
+                    visit_one(stmt)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        visit(node)
+
+    visit(tree)
+    return found
+
+
+def import_graph(root: pathlib.Path, runtime_only: bool = True) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports. ``from . import x`` counts as importing the submodule x;
+    a module's own parent packages are left out (importing a submodule always runs them first)."""
+    mods = modules(root)
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for m, path in mods.items():
+        package = m.split(".") if path.name == "__init__.py" else m.split(".")[:-1]
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")), runtime_only):
+            targets = []
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                mod = ".".join(base + ([node.module] if node.module else []))
+                subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in mods]
+                targets += subs
+                if len(subs) < len(node.names):
+                    targets.append(mod)
+            else:
+                targets += [a.name for a in node.names]
+            edges[m] |= {t for t in targets if t in mods and t != m and not m.startswith(t + ".")}
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def layer_violations(edges: dict[str, set[str]]) -> list[str]:
+    out = []
+    for m, targets in sorted(edges.items()):
+        lm = layer(m)
+        for t in sorted(targets):
+            lt = layer(t)
+            if lm is not None and lt is not None and LAYERS.index(lt) > LAYERS.index(lm):
+                out.append(f"{m} ({lm}) imports {t} ({lt})")
+    return out
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(import_graph(PACKAGE)) == []
+
+
+def test_layers_import_one_way() -> None:
+    # TYPE_CHECKING imports count here: a type from a higher layer is still a dependency on it
+    assert layer_violations(import_graph(PACKAGE, runtime_only=False)) == []
+
+
+def test_every_layer_is_there() -> None:
+    found = {layer(m) for m in modules(PACKAGE)}
+    assert set(LAYERS) <= found
+
+
+# -- the checks above can fail: the same functions on small packages written for the purpose
+
+
+def _package(tmp_path: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
+    root = tmp_path / "wiezen_score"
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def test_a_cycle_hidden_in_a_function_is_found(tmp_path: pathlib.Path) -> None:
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "cli/__init__.py": "",
+        "cli/a.py": "from .b import g\n",
+        "cli/b.py": "def g():\n    from .a import f\n    return f\n",
+        "cli/c.py": "from . import a\n",
+    })
+    assert cycles(import_graph(root)) == [["wiezen_score.cli.a", "wiezen_score.cli.b"]]
+
+
+def test_a_type_checking_import_makes_no_cycle_but_counts_for_the_layers(tmp_path: pathlib.Path) -> None:
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "views/__init__.py": "",
+        "views/v.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..ledger.l import L\n",
+        "ledger/__init__.py": "",
+        "ledger/l.py": "from ..views import v\nL = 1\n",
+    })
+    assert cycles(import_graph(root)) == []
+    assert layer_violations(import_graph(root, runtime_only=False)) == [
+        "wiezen_score.views.v (views) imports wiezen_score.ledger.l (ledger)"]
+
+
+@pytest.mark.parametrize("source, target", [
+    ("core/x.py", "from ..views import y"),
+    ("views/x.py", "def f():\n    from .. import ledger"),
+    ("ledger/x.py", "import wiezen_score.cli.y"),
+])
+def test_an_import_against_the_layers_is_found(tmp_path: pathlib.Path, source: str, target: str) -> None:
+    files = {"__init__.py": "", source: target + "\n"}
+    for lay in LAYERS:
+        files[f"{lay}/__init__.py"] = ""
+        files.setdefault(f"{lay}/y.py", "")
+    root = _package(tmp_path, files)
+    assert len(layer_violations(import_graph(root, runtime_only=False))) == 1

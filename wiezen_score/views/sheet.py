@@ -1,0 +1,178 @@
+"""The scoresheet as players read it: the paper sheet, its CSV rows and HTML page, and the recording lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.scoring import fmt, plain, signed
+from ..core.session import Scored, TableState, sitting_out
+from .render import table
+
+
+def status_line(players: tuple[str, ...], state: TableState) -> str:
+    """Whose deal it is, who sits out, and a pending doubling."""
+    out = f"{players[state.dealer]} deals"
+    out_players = sitting_out(players, state.dealer)
+    if out_players:
+        out += f", {' and '.join(out_players)} sit{'s' if len(out_players) == 1 else ''} out"
+    if state.pending > 1:
+        out += f"; the next deal counts x{state.pending}"
+    if state.queued:
+        out += f", and {state.queued} more after it"
+    return out
+
+
+
+def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
+    mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
+    pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
+    return f"#{no} {sc.text}{mult}: {pts}"
+
+
+def _ruling_mark(ids: list[int]) -> str:
+    return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
+
+
+
+def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
+    """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last.
+
+    With ``width`` no line is wider: the table falls back to the compact layout (views/fit.py) and the
+    other lines are wrapped.
+    """
+    from .fit import compact_sheet, entry_lines, wrap
+    from .safe import safe_tree
+
+    doc = safe_tree(doc)  # type: ignore[assignment]  # user text shown, never obeyed: one line per field
+    players = doc["session"]["players"]
+    running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
+    rows = []
+    for e in doc["entries"]:
+        mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
+        if e["voided"]:
+            cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
+            text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
+            if e.get("voided_after"):
+                text += f" ({correction_note(e['voided_after'])})"
+            rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
+            continue
+        for p, v in e["points"].items():
+            running[p] += v
+        cells = []
+        for p in players:
+            if p not in e["points"]:
+                cells.append(f"{fmt(plain(running[p]))}  (out)" if e["kind"] != "penalty" else fmt(plain(running[p])))
+            elif e["kind"] in ("pass", "redeal") or (e["kind"] == "penalty" and e["points"][p] == 0):
+                cells.append(fmt(plain(running[p])))
+            else:
+                cells.append(f"{fmt(plain(running[p]))}  ({signed(e['points'][p])})")
+        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        if e.get("precedents"):
+            text += _ruling_mark(e["precedents"])
+        if e.get("correction"):
+            text += f" ({correction_note(e['correction'])})"
+        rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
+    shown = doc["entries"]
+    if last is not None:
+        rows, shown = rows[-last:], shown[-last:]
+    s = doc["session"]
+    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{s['date']} ({s['rules']}{'' if s['open'] else ', ended'})"
+    out = [head] if heading else []
+    if rows:
+        colalign = ("right", "left", "left", "left") + ("right",) * len(players)
+        full = table(rows, ["#", "dealer", "entry", "x"] + players, colalign=colalign).split("\n")
+        if width is None or max(len(x) for x in full) <= width:
+            out += full
+        else:
+            out += compact_sheet(doc, shown, width, signed) or entry_lines(doc, shown, width, signed)
+    else:
+        out.append("(no entries yet)")
+    out.append("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items()))
+    if s["open"]:
+        st = TableState(players.index(doc["dealer"]), doc["pending_multiplier"])
+        out.append("next: " + status_line(tuple(players), st))
+    owed = {p: n for p, n in doc["rounds_owed"].items() if n}
+    if owed:
+        out.append("rounds owed: " + ", ".join(f"{p} {n}" for p, n in owed.items()))
+    if doc.get("evening"):
+        out.append(doc["evening"]["progress"])
+    footer = seal_footer(s)
+    if footer and not s["open"]:
+        out.append(footer)
+    return "\n".join(piece for line in out for piece in wrap(line, width))
+
+
+
+def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """The sheet as CSV rows: one per entry, each player's points of that entry (empty where he sat out or
+    the entry is voided), so that a spreadsheet's SUM of a column is the player's total."""
+    players = doc["session"]["players"]
+    headers = ["no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players]
+    rows = [
+        [e["no"], e["kind"], e["text"], e.get("reason", ""), e["dealer"], e["multiplier"], int(e["voided"])]
+        + [None if e["voided"] else e["points"].get(p) for p in players]
+        for e in doc["entries"]
+    ]
+    return headers, rows
+
+
+def rounds_owed_line(owed: dict[str, int]) -> str:
+    """'rounds owed: jan 1, piet 2 (een rondje geven)', or '' when nobody owes a round."""
+    who = {p: n for p, n in owed.items() if n}
+    if not who:
+        return ""
+    return "rounds owed: " + ", ".join(f"{p} {n}" for p, n in who.items()) + " (een rondje geven)"
+
+
+
+def sheet_html(doc: dict[str, Any]) -> str:
+    """One evening's sheet (the `sheet --json` document) as a self-contained HTML page with its chart."""
+    from .render import html_page
+
+    s = doc["session"]
+    players = list(s["players"])
+    running = {p: 0 for p in players}
+    rows: list[list[Any]] = []
+    series: dict[str, list[tuple[str, Any]]] = {p: [("start", 0)] for p in players}
+    for e in doc["entries"]:
+        mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
+        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        if e.get("correction"):
+            text += f" ({correction_note(e['correction'])})"
+        if e["voided"]:
+            after = f", {correction_note(e['voided_after'])}" if e.get("voided_after") else ""
+            rows.append([e["no"], e["dealer"], f"{text} (voided{after})", mark] + ["" for _ in players])
+            continue
+        for p, v in e["points"].items():
+            running[p] = running.get(p, 0) + v
+        rows.append([e["no"], e["dealer"], text, mark] + [running[p] for p in players])
+        for p in players:
+            series[p].append((f"#{e['no']}", running[p]))
+    rows.append(["", "", "totals", ""] + [doc["totals"].get(p, 0) for p in players])
+    title = f"{s['name'] + ', ' if s['name'] else ''}{s['date']}"
+    return html_page(
+        f"Scoresheet: {title}", ["#", "dealer", "entry", "x", *players], rows, series,
+        subtitle=f"Session {s['id']}, house rules {s['rules']}; running totals after each entry.",
+        chart_heading="Points over the evening",
+        footer=seal_footer(s),
+    )
+
+
+
+def correction_note(c: dict[str, Any]) -> str:
+    """'corrected after the evening, 2026-11-28: REASON'."""
+    return f"corrected after the evening, {str(c['at'])[:10]}" + (f": {c['reason']}" if c.get("reason") else "")
+
+
+
+def seal_footer(s: dict[str, Any]) -> str:
+    """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
+    seals = s.get("seals") or []
+    if not seals:
+        return "Open: the session gets its seal when it ends." if s.get("open") else ""
+    last = seals[-1]
+    out = f"Seal: {last['seal']} (sealed {str(last['at'])[:16].replace('T', ' ')} UTC"
+    if len(seals) > 1:
+        out += "; after corrections; earlier: " + ", ".join(
+            f"{x['seal']} of {str(x['at'])[:10]}" for x in seals[:-1])
+    return out + "). Check it with `wiezen check --seal CODE`."

@@ -1,0 +1,48 @@
+"""The season's standings as rows and labels: ranks, the shared CSV/markdown/HTML rows, the period's name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _period(lo: str | None, hi: str | None) -> str:
+    if lo and hi:
+        return f"{lo} to {hi}"
+    if lo:
+        return f"since {lo}"
+    if hi:
+        return f"until {hi}"
+    return "all sessions"
+
+
+
+def _pct(rate: float | None) -> str:
+    return "" if rate is None else f"{round(rate * 100)}%"
+
+
+
+def _avg(v: float | int) -> int | float:
+    return round(v, 2) if isinstance(v, float) else v
+
+
+
+def ranks(items: list[dict[str, Any]]) -> list[int]:
+    """Standard competition ranking of players sorted best first: equal points, equal rank (1, 2, 2, 4)."""
+    out: list[int] = []
+    for i, d in enumerate(items):
+        out.append(out[-1] if i and d["points"] == items[i - 1]["points"] else i + 1)
+    return out
+
+
+
+def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
+    """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
+    return [
+        [rank, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
+         d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
+        for rank, d in zip(ranks(items), items)
+    ]  # fmt: skip
+
+
+
+HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
