@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import click
 
@@ -13,7 +13,8 @@ from .common import echo
 from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
-from ..core.scoring import Score, fmt, plain, score, signed
+from ..core.scoring import Score, fmt, score, signed
+from ..views.calc import _doc
 from ..views.render import table
 from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec
 from .completion import complete_deal, complete_rules
@@ -51,16 +52,6 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
         echo(f"Warning: {why}: no real deal ends like this, and `wiezen deal` refuses it", err=True)
         s = Score(s.points, s.multiplier, s.made, (*s.explanation, f"impossible at a real table: {why}"))
     return d.text, s
-
-
-def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
-    return {
-        "deal": line,
-        "rules": rules.name,
-        "points": {p: plain(v) for p, v in s.points.items()},
-        "multiplier": s.multiplier,
-        "explanation": list(s.explanation),
-    }
 
 
 @click.command(context_settings=DEAL_ARGS)

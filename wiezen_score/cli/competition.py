@@ -10,6 +10,7 @@ import click
 
 from ..core.competition import Competition
 from ..core.errors import WiezenError
+from ..views.competition import _honours_lines, _num
 from .common import _db
 
 
@@ -22,12 +23,6 @@ def load_competition(path: str) -> Competition:
 
         return parse_competition(sys.stdin.read(), "competition file (stdin)")
     return parse_competition(read_text_file(path, "competition file"), f"competition file '{path}'")
-
-
-def _num(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.2f}".rstrip("0").rstrip(".")
-    return str(v)
 
 
 def competition_standings(ctx: click.Context, path: str, out_format: str, title: str | None, night: str | None,
@@ -134,42 +129,6 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
     out.append(("\n### How this competition ranks\n" if md else "\nhow it ranks:"))
     out.extend(("- " if md else "  ") + x for x in words)
     click.echo("\n".join(out))
-
-
-def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
-    if hon is None:
-        return []
-
-    def names(xs: list[str]) -> str:
-        return ", ".join(xs) if xs else "nobody yet"
-
-    lines = [f"Champion: {names(hon['champion'])}", f"Rode lantaarn (last place): {names(hon['rode_lantaarn'])}"]
-    mk = hon["miserie_king"]
-    lines.append(f"Miserie king (most miseries made): {names(mk['players'])}"
-                 + (f" ({mk['miseries']})" if mk["players"] else ""))
-    mc = hon["most_contracts"]
-    lines.append(f"Most contracts made: {names(mc['players'])}" + (f" ({mc['made']})" if mc["players"] else ""))
-    pz = hon["prizes"]
-
-    if pz["places"] is not None:
-        prize = f"Prizes (top {pz['places']}): " + (", ".join(f"{d['rank']}. {d['player']}" for d in pz["players"])
-                                                  or "nobody ranked yet")
-        lines.append(prize)
-    for p in hon["players"]:
-        bits = [f"{p['miseries']} miseries made", f"{p['made']} of {p['taken']} contracts made"]
-        if p["partner"]:
-            q = p["partner"]
-            bits.append(f"favourite partner {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
-        if p["nemesis"]:
-            q = p["nemesis"]
-            bits.append(f"nemesis {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
-        lines.append(f"{p['player']}: " + ", ".join(bits))
-    return lines
-
-
-def _signed(v: Any) -> str:
-    s = _num(v)
-    return s if s.startswith("-") or s == "0" else "+" + s
 
 
 # ------------------------------------------------------------------------------------------------- seating

@@ -26,7 +26,7 @@ from .common import echo, COUNT, SafePath
 from ..core.errors import WiezenError
 from ..core.scoring import fmt, signed
 from ..core.text import as_count
-from ..views.sheet import recorded_line
+from ..views.sheet import recorded_line, resolved_text
 from .common import _db
 
 COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent", "quit", "redeal", "settle", "sheet",
@@ -53,20 +53,6 @@ Without an open session:
   session "Café De Kroon" [YYYY-MM-DD]   rules NAME   deals N | rounds N | target N (the evening's length)
   tag NAME (a competition's sessions)   round N table T (a night with several tables)
   then: players jan piet mieke lotte [dealer NAME]"""
-
-
-def resolved_text(entry: Any, rules: Any, players: Any) -> str:
-    """The entry as it will be recorded: the contract and the players' names written out."""
-    from ..core.deal import parse_deal, resolve_player
-
-    if entry.kind == "deal":
-        return parse_deal(entry.text, rules, players, over_troel=entry.over_troel).text
-    if entry.kind == "penalty":
-        out = f"penalty {resolve_player(entry.offender, players)}" + (" round" if entry.round else "")
-        return out + (f" {entry.reason}" if entry.reason else "")
-    if entry.kind == "redeal":
-        return "redeal" + (f" {entry.reason}" if entry.reason else "")
-    return "pas"
 
 
 class Stop(Exception):

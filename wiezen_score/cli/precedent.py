@@ -12,11 +12,9 @@ from .common import echo, echo_line, SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
 
 from ..core.errors import WiezenError
 from .common import DATE_HELP, Output, echo_json, output_options
+from ..views.precedent import _CSV_HEADERS, _csv_rows, _entry_line, _penalty_ruling, _source, highlight
 from .completion import complete_player
 from .common import _db
-
-_BOLD = "\x1b[1;33m"
-_RESET = "\x1b[0m"
 
 
 def _colour() -> bool:
@@ -28,31 +26,12 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def highlight(text: str, colour: bool) -> str:
-    """FTS5 highlight markers as bold yellow in a terminal, else dropped."""
-    from ..ledger.precedents import HL_END, HL_START
-
-    from ..views.safe import safe
-
-    # the text itself shown safely (visible escapes), the markers then turned into colour
-    text = HL_START.join(HL_END.join(safe(x) for x in part.split(HL_END)) for part in text.split(HL_START))
-    if colour:
-        return text.replace(HL_START, _BOLD).replace(HL_END, _RESET)
-    return text.replace(HL_START, "").replace(HL_END, "")
-
-
 def _when(text: str | None) -> str | None:
     import datetime
 
     from ..core.dates import parse_when
 
     return parse_when(text, datetime.date.today()).isoformat() if text is not None else None
-
-
-def _source(p: Any) -> str:
-    if p.session_id is None:
-        return "house rules" if p.origin == "house-rules" else ""
-    return f"session {p.session_id}" + (f" #{p.entry_no}" if p.entry_no is not None else "")
 
 
 @click.group()
@@ -116,12 +95,6 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
 
 
 _ITEM_JSON = "JSON: a list of {id, date, title, ruling, tags, session, deal, players, origin}."
-_CSV_HEADERS = ["id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"]
-
-
-def _csv_rows(items: list[Any]) -> list[list[Any]]:
-    return [[p.id, p.date, p.title, p.ruling, ", ".join(p.tags), p.session_id, p.entry_no, ", ".join(p.players),
-             p.origin] for p in items]  # fmt: skip
 
 
 @precedent.command("list")
@@ -212,15 +185,6 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
         click.echo(head, color=colour)
         for line in h.ruling.split("\n"):
             click.echo(f"    {highlight(line, colour)}", color=colour)
-
-
-def _entry_line(r: Any, players: tuple[str, ...]) -> str:
-    from ..core.scoring import signed
-
-    mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
-    pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
-    reason = f" - {r.reason}" if r.reason else ""
-    return f"#{r.no} {r.text}{reason}{mult}, dealer {players[r.dealer]}" + (f": {pts}" if pts else "")
 
 
 @precedent.command()
@@ -323,18 +287,6 @@ def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, ta
 
 # ---------------------------------------------------------------------------
 # `wiezen penalty ... --precedent` (the command lives in session_cmds)
-
-
-def _penalty_ruling(s: Any, sc: Any) -> str:
-    from ..core.scoring import fmt
-
-    off = sc.offender
-    if sc.round:
-        return f"{off} buys a round (een rondje geven) instead of paying points."
-    others = [p for p in sc.points if p != off]
-    each = s.rules.penalty
-    return (f"{off} pays the penalty ({each} to each other player of the deal in play: "
-            f"{', '.join(others)}; {fmt(-sc.points.get(off, 0))} in all) under {s.rules_name}.")
 
 
 def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str | None) -> None:

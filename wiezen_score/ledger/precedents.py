@@ -18,15 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.errors import WiezenError
+from ..views.precedent import HL_END, HL_START
 from .sql import append_only
 
 if TYPE_CHECKING:
     from .rows import EntryRow, SessionInfo
     from .store import Ledger
-
-# Markers around the matched words in search results; the command line turns them into colour or nothing.
-HL_START = "\x02"
-HL_END = "\x03"
 
 ORIGINS = ("ruling", "penalty", "house-rules")
 

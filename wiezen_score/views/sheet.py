@@ -22,7 +22,6 @@ def status_line(players: tuple[str, ...], state: TableState) -> str:
     return out
 
 
-
 def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
     mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
     pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
@@ -31,7 +30,6 @@ def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
 
 def _ruling_mark(ids: list[int]) -> str:
     return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
-
 
 
 def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
@@ -102,7 +100,6 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     return "\n".join(piece for line in out for piece in wrap(line, width))
 
 
-
 def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """The sheet as CSV rows: one per entry, each player's points of that entry (empty where he sat out or
     the entry is voided), so that a spreadsheet's SUM of a column is the player's total."""
@@ -122,7 +119,6 @@ def rounds_owed_line(owed: dict[str, int]) -> str:
     if not who:
         return ""
     return "rounds owed: " + ", ".join(f"{p} {n}" for p, n in who.items()) + " (een rondje geven)"
-
 
 
 def sheet_html(doc: dict[str, Any]) -> str:
@@ -158,11 +154,9 @@ def sheet_html(doc: dict[str, Any]) -> str:
     )
 
 
-
 def correction_note(c: dict[str, Any]) -> str:
     """'corrected after the evening, 2026-11-28: REASON'."""
     return f"corrected after the evening, {str(c['at'])[:10]}" + (f": {c['reason']}" if c.get("reason") else "")
-
 
 
 def seal_footer(s: dict[str, Any]) -> str:
@@ -176,3 +170,17 @@ def seal_footer(s: dict[str, Any]) -> str:
         out += "; after corrections; earlier: " + ", ".join(
             f"{x['seal']} of {str(x['at'])[:10]}" for x in seals[:-1])
     return out + "). Check it with `wiezen check --seal CODE`."
+
+
+def resolved_text(entry: Any, rules: Any, players: Any) -> str:
+    """The entry as it will be recorded: the contract and the players' names written out."""
+    from ..core.deal import parse_deal, resolve_player
+
+    if entry.kind == "deal":
+        return parse_deal(entry.text, rules, players, over_troel=entry.over_troel).text
+    if entry.kind == "penalty":
+        out = f"penalty {resolve_player(entry.offender, players)}" + (" round" if entry.round else "")
+        return out + (f" {entry.reason}" if entry.reason else "")
+    if entry.kind == "redeal":
+        return "redeal" + (f" {entry.reason}" if entry.reason else "")
+    return "pas"

@@ -1,0 +1,59 @@
+"""The precedents log as text: search-hit highlighting, the list's CSV rows, an entry's line, a penalty's ruling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+# Markers around the matched words in search results; the command line turns them into colour or nothing.
+HL_START = "\x02"
+HL_END = "\x03"
+
+_BOLD = "\x1b[1;33m"
+_RESET = "\x1b[0m"
+
+
+def highlight(text: str, colour: bool) -> str:
+    """FTS5 highlight markers as bold yellow in a terminal, else dropped."""
+    from .safe import safe
+
+    # the text itself shown safely (visible escapes), the markers then turned into colour
+    text = HL_START.join(HL_END.join(safe(x) for x in part.split(HL_END)) for part in text.split(HL_START))
+    if colour:
+        return text.replace(HL_START, _BOLD).replace(HL_END, _RESET)
+    return text.replace(HL_START, "").replace(HL_END, "")
+
+
+def _source(p: Any) -> str:
+    if p.session_id is None:
+        return "house rules" if p.origin == "house-rules" else ""
+    return f"session {p.session_id}" + (f" #{p.entry_no}" if p.entry_no is not None else "")
+
+
+_CSV_HEADERS = ["id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"]
+
+
+def _csv_rows(items: list[Any]) -> list[list[Any]]:
+    return [[p.id, p.date, p.title, p.ruling, ", ".join(p.tags), p.session_id, p.entry_no, ", ".join(p.players),
+             p.origin] for p in items]  # fmt: skip
+
+
+def _entry_line(r: Any, players: tuple[str, ...]) -> str:
+    from ..core.scoring import signed
+
+    mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
+    pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
+    reason = f" - {r.reason}" if r.reason else ""
+    return f"#{r.no} {r.text}{reason}{mult}, dealer {players[r.dealer]}" + (f": {pts}" if pts else "")
+
+
+def _penalty_ruling(s: Any, sc: Any) -> str:
+    from ..core.scoring import fmt
+
+    off = sc.offender
+    if sc.round:
+        return f"{off} buys a round (een rondje geven) instead of paying points."
+    others = [p for p in sc.points if p != off]
+    each = s.rules.penalty
+    return (f"{off} pays the penalty ({each} to each other player of the deal in play: "
+            f"{', '.join(others)}; {fmt(-sc.points.get(off, 0))} in all) under {s.rules_name}.")
