@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -125,3 +126,12 @@ def record(db, *lines):
 
 def last_line(text: str) -> str:
     return text.strip().splitlines()[-1]
+
+
+def copy_ledger(template: Path, dest: Path) -> Path:
+    """Copy a ledger file and the files beside it that share its name (-wal, -shm, backups) to ``dest``."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    for f in template.parent.iterdir():
+        if f.name == template.name or f.name.startswith(template.name + "-") or f.name.startswith(template.name + "."):
+            shutil.copy2(f, dest.parent / (dest.name + f.name[len(template.name):]))
+    return dest

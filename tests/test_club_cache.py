@@ -10,7 +10,6 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _club_helpers import record_weeks
 from _ledger_helpers import DATA, ok, wz
 
 from wiezen_score.core.errors import WiezenError
@@ -90,9 +89,8 @@ def test_player_evenings_equal_the_entries_that_count(tmp_path_factory, evenings
         led.close()
 
 
-def test_a_broken_table_is_noticed(tmp_path):
-    db = tmp_path / "l.db"
-    record_weeks(db, tmp_path)
+def test_a_broken_table_is_noticed(make_club):
+    db = make_club("l.db")
     conn = sqlite3.connect(str(db))
     assert check_player_evenings(conn) == []
     conn.execute("UPDATE player_evenings SET made = made + 1 WHERE session_id = 1 AND player_id = 1")

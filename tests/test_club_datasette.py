@@ -8,17 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from _club_helpers import ALL, record_weeks, standings
+from _club_helpers import ALL, standings
 from _ledger_helpers import ROOT, ok
 
 from wiezen_score.ledger import MIGRATION_NAMES, _migration_list
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "wiezen-club.db"
-    record_weeks(path, tmp_path)
-    return path
+def db(make_club):
+    return make_club("wiezen-club.db")  # the three club evenings (tests/conftest.py)
 
 
 def query(db, sql):

@@ -13,7 +13,6 @@ import sqlite3
 
 import pytest
 
-from _club_helpers import record_weeks
 from _ledger_helpers import dump, ok, refused
 from wiezen_score.views.safe import safe
 
@@ -28,10 +27,8 @@ HOSTILE = {
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "club.db"
-    record_weeks(path, tmp_path)
-    return path
+def db(make_club):
+    return make_club("club.db")  # the three club evenings (tests/conftest.py)
 
 
 def rename(db, names):

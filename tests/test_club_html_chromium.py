@@ -13,7 +13,6 @@ import zlib
 
 import pytest
 
-from _club_helpers import record_weeks
 from _ledger_helpers import ok
 
 CHROMIUM = shutil.which("chromium")
@@ -67,9 +66,8 @@ def near(px: tuple[int, int, int], rgb: tuple[int, int, int], tol: int = 12) -> 
     return all(abs(a - b) <= tol for a, b in zip(px, rgb))
 
 
-def test_chromium_shows_the_table_and_the_chart(tmp_path):
-    db = tmp_path / "club.db"
-    record_weeks(db, tmp_path)
+def test_chromium_shows_the_table_and_the_chart(tmp_path, make_club):
+    db = make_club("club.db")
     page = tmp_path / "standings.html"
     page.write_text(ok(db, "standings", "--format", "html", "--title", "Café De Kroon").stdout, encoding="utf-8")
     shot = tmp_path / "standings.png"

@@ -12,10 +12,8 @@ from _ledger_helpers import DATA, dump, ok, refused, sheet
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "table.db"
-    record_weeks(path, tmp_path)
-    return path
+def db(make_club):
+    return make_club("table.db")  # the three club evenings (tests/conftest.py)
 
 
 def export(db, *args):

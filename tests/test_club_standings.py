@@ -7,15 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from _club_helpers import ALL, TOTALS, record_weeks, standings
+from _club_helpers import ALL, TOTALS, standings
 from _ledger_helpers import ok, refused, sheet
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "club.db"
-    record_weeks(path, tmp_path)
-    return path
+def db(make_club):
+    return make_club("club.db")  # the three club evenings (tests/conftest.py)
 
 
 def test_three_evenings_by_hand(db):

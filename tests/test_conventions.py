@@ -10,7 +10,7 @@ import json
 
 import click
 import pytest
-from _club_helpers import TOTALS, WEEK1, WEEK2, WEEK3, record_weeks
+from _club_helpers import TOTALS, WEEK1, WEEK2, WEEK3
 from _ledger_helpers import dump, ok, refused, start, wz
 from click.testing import CliRunner
 
@@ -28,9 +28,8 @@ LISTING = [
 
 
 @pytest.fixture
-def club(tmp_path):
-    db = tmp_path / "club.db"
-    record_weeks(db, tmp_path)
+def club(club_db):
+    db = club_db  # the three club evenings (tests/conftest.py)
     ok(db, "precedent", "add", "Renonce in troef", "--ruling", "The offender pays 5 to each", "--session", "2",
        "--deal", "3", "--tag", "renonce", "--player", "piet")
     return db

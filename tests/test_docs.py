@@ -7,8 +7,7 @@ import json
 import re
 
 import pytest
-from _club_helpers import record_weeks
-from _ledger_helpers import ROOT, ok
+from _ledger_helpers import ROOT, copy_ledger, ok
 
 from wiezen_score.cli.reference import cli_reference, command_paths
 
@@ -78,10 +77,9 @@ def keys_of(value, out=None) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory):
+def club(tmp_path_factory, club_template):
     tmp = tmp_path_factory.mktemp("docs")
-    db = tmp / "club.db"
-    record_weeks(db, tmp)
+    db = copy_ledger(club_template, tmp / "club.db")  # the three club evenings (tests/conftest.py)
     ok(db, "precedent", "add", "Renonce", "--ruling", "pays", "--session", "2", "--deal", "3", "--tag", "renonce")
     ok(db, "session", "start", "--players", "a,b,c,d")
     ok(db, "deal", "samen", "8", "a+b", "9")

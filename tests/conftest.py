@@ -1,0 +1,82 @@
+"""Shared test fixtures: a clean environment for every test, the Hypothesis profiles, and template ledgers built
+once per test session and copied into each test's tmp_path.
+
+Template ledgers: `ledger_template(name, build)` builds a ledger once per session (per xdist worker) with
+``build(db, folder)`` and returns its path; `copy_ledger(template, dest)` copies it (with any file beside it,
+such as the WAL) so a test may change its copy freely. `club_db` is the three hand-computed club evenings of
+tests/_club_helpers.py, a fresh copy per test.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from _ledger_helpers import copy_ledger
+from hypothesis import settings
+
+# Hypothesis: the default run ("dev") tries fewer examples than .ci/run ("ci", WIEZEN_HYPOTHESIS=ci). Tests that
+# ask for a number of examples take it through _hypothesis_helpers.examples(n), scaled by the same ratio.
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=25)
+settings.load_profile(os.environ.get("WIEZEN_HYPOTHESIS", "dev"))
+
+# Variables a developer's shell may set that change what wiezen prints or where it writes. Every test starts
+# without them (a test that needs one sets it), so the run does not depend on the terminal or on pytest-xdist.
+_AMBIENT = ("COLUMNS", "LINES", "WIEZEN_DB", "WIEZEN_DEBUG", "WIEZEN_CSV_DIALECT", "NO_COLOR", "FORCE_COLOR")
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _AMBIENT:
+        monkeypatch.delenv(name, raising=False)
+
+
+_TEMPLATES: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="session")
+def ledger_template(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[Path, Path], object]], Path]:
+    """``ledger_template(name, build)``: the path of a ledger built once per session by ``build(db, folder)``."""
+
+    def get(name: str, build: Callable[[Path, Path], object]) -> Path:
+        if name not in _TEMPLATES:
+            folder = tmp_path_factory.mktemp(f"template-{name}")
+            db = folder / "template.db"
+            build(db, folder)
+            conn = sqlite3.connect(str(db))  # fold the WAL into the file, so the copy is the file alone
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                conn.close()
+            _TEMPLATES[name] = db
+        return _TEMPLATES[name]
+
+    return get
+
+
+def _build_club(db: Path, folder: Path) -> None:
+    from _club_helpers import record_weeks
+
+    record_weeks(db, folder)
+
+
+@pytest.fixture(scope="session")
+def club_template(ledger_template: Callable[[str, Callable[[Path, Path], object]], Path]) -> Path:
+    """The three club evenings of tests/_club_helpers.py (WEEK1-3), recorded once per session. Do not change it."""
+    return ledger_template("club", _build_club)
+
+
+@pytest.fixture
+def club_db(club_template: Path, tmp_path: Path) -> Iterator[Path]:
+    """A fresh copy of the three club evenings at tmp_path/club.db."""
+    yield copy_ledger(club_template, tmp_path / "club.db")
+
+
+@pytest.fixture
+def make_club(club_template: Path, tmp_path: Path) -> Callable[[str], Path]:
+    """``make_club(name)``: a fresh copy of the three club evenings at tmp_path/name (the name shows in Datasette)."""
+    return lambda name: copy_ledger(club_template, tmp_path / name)
