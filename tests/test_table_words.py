@@ -1,6 +1,9 @@
-"""The words players say at the table, through the installed `wiezen` command: one deal-line grammar with
+"""The words players say at the table, through the `wiezen` command: one deal-line grammar with
 abbreviations and phrases in calc, deal, amend, session files, replay and play; names without accents; a
 near miss suggests what was meant; impossible miserie lines are refused with the reason.
+
+The commands run in-process (`run`); the first test shows that the installed command says the same, and the
+terminal sessions of `play` (spawn_play) drive the installed command in a pseudo-terminal.
 """
 
 import json
@@ -10,14 +13,28 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from wiezen_score.cli import cli
 
 WIEZEN = str(Path(sys.executable).with_name("wiezen"))
 
 
-def run(db, *args, input=None, env=None):
+def run_installed(db, *args, input=None, env=None):
+    """The installed `wiezen` as a child process, with $WIEZEN_DB set and 200 columns."""
     e = {**os.environ, "WIEZEN_DB": str(db), "COLUMNS": "200", **(env or {})}
     e.pop("WIEZEN_LANG", None)
     return subprocess.run([WIEZEN, *args], input=input, capture_output=True, text=True, env=e, timeout=60, check=False)
+
+
+def run(db, *args, input=None, env=None):
+    """`wiezen ARGS` in-process, as run_installed() sees it (a child process costs about 0.15 s; the commands,
+    their output and their exit status are the same): $WIEZEN_DB set, 200 columns, the same stdout/stderr."""
+    e = {"WIEZEN_DB": str(db), "COLUMNS": "200", "WIEZEN_LANG": None, **(env or {})}
+    r = CliRunner().invoke(cli, [str(a) for a in args], input=input, env=e, prog_name="wiezen")
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception  # a crash (the installed command would say "Error: unexpected ..."): show it
+    return subprocess.CompletedProcess([WIEZEN, *args], r.exit_code, r.stdout, r.stderr)
 
 
 def spawn_play(tmp_path, db):
@@ -62,6 +79,25 @@ def table(tmp_path):
 
 def calc_points(db, *line, players="anna,bob,rené,lotte"):
     return json.loads(ok(db, "calc", "--json", "--players", players, *line).stdout)["points"]
+
+
+def test_the_installed_command_says_what_run_says(tmp_path):
+    steps = [
+        ("session", "start", "--players", "anna,bob,rené,lotte"),
+        ("deal", "s", "8", "an+bo", "9"),
+        ("deal", "samen", "8", "anna+bbo", "9"),  # a near miss: one Error: line, exit 1
+        ("sheet", "--json"),
+    ]
+    a, b = tmp_path / "installed.db", tmp_path / "in-process.db"
+    for step in steps:
+        child = run_installed(a, *step)
+        here = run(b, *step)
+        said = [(r.returncode, r.stdout.replace(str(db), "DB"), r.stderr.replace(str(db), "DB")) for r, db in
+                ((here, b), (child, a))]
+        assert said[0] == said[1], step
+        if step[0] == "deal" and step[-2] == "anna+bbo":
+            assert child.returncode == 1 and child.stderr.startswith("Error: "), child.stderr
+    assert child.returncode == 0 and json.loads(child.stdout)["totals"]
 
 
 # --- abbreviations and phrases in every place a deal line goes ------------------------------------------------
