@@ -74,8 +74,11 @@ def test_two_scorers_append_to_the_same_open_session(tmp_path):
     threads = [threading.Thread(target=scorer, args=(w,)) for w in "AB"]
     for t in threads:
         t.start()
+    # Each scorer runs 50 processes one after the other, and each one is bounded (60 s, then killed), so a
+    # scorer always ends. The wait is bounded by that, not by a fixed 90 s: on a loaded machine 50 processes at
+    # two seconds each took longer than 90 s and the test failed although nothing was wrong.
     for t in threads:
-        t.join(timeout=90)
+        t.join(timeout=60 * len(lines["A"]) + 30)
     assert not any(t.is_alive() for t in threads)
     assert errors == []
     rows = query(db, "SELECT no, text FROM entries WHERE session_id = 1 ORDER BY no")
