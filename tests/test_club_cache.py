@@ -9,6 +9,7 @@ import sqlite3
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from _hypothesis_helpers import examples
 
 from _ledger_helpers import DATA, ok, wz
 
@@ -67,7 +68,7 @@ def assert_in_step(conn: sqlite3.Connection) -> None:
         assert standings(conn, since) == standings(conn, since, reference=True)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(evening, min_size=1, max_size=3))
 def test_player_evenings_equal_the_entries_that_count(tmp_path_factory, evenings):
     path = tmp_path_factory.mktemp("cache") / "l.db"

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from _hypothesis_helpers import examples
 
 from _reliability_helpers import dump
 from wiezen_score.cli import cli
@@ -298,7 +299,7 @@ COMMANDS = [["deal"], ["calc"], ["amend", "2"], ["penalty"], ["redeal", "--reaso
             ["session", "start", "--players", PLAYERS, "--name"], ["sessions", "--since"], ["settle", "--cents"],
             ["standings", "--since"], ["export", "--session"], ["rules", "show"], ["play"], ["replay", "-"],
             ["import", "-"], ["calc", "--each", "-"]]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from _hypothesis_helpers import examples
 
 from wiezen_score.ledger.documents import sheet_doc
 from wiezen_score.core.deal import MiserieDeal, TrickDeal
@@ -310,6 +311,6 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 LedgerMachine.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    max_examples=examples(30), stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
 )
 TestLedgerMachine = LedgerMachine.TestCase

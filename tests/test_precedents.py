@@ -16,6 +16,7 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from _hypothesis_helpers import examples
 
 from _ledger_helpers import DATA, dump, ok, refused, start, wz
 from wiezen_score.ledger import Ledger
@@ -288,7 +289,7 @@ def fuzz_ledger(tmp_path_factory):
     led.close()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=40) | st.lists(st.sampled_from(
     ['"', "'", "*", "-", "(", ")", "AND", "OR", "NOT", "NEAR(", "NEAR", "^", ":", "+", "{", "}", "een", "é", " ",
      "troef", "renon", "pas"]), max_size=8).map("".join))

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from _hypothesis_helpers import examples
 
 try:
     import tomllib
@@ -22,7 +23,7 @@ from wiezen_score.core.rules import PRESETS, MiserieContract, TrickContract, par
 from wiezen_score.core.scoring import score
 
 PLAYERS = ["A", "B", "C", "D"]
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------
@@ -328,7 +329,7 @@ def canonical(d):
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rules_dict())
 def test_house_rules_round_trip(d):
     r = rules_from_dict(d)
@@ -339,7 +340,7 @@ def test_house_rules_round_trip(d):
     assert r.contract_names() == list(d["contracts"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(DESCRIPTION)
 def test_any_description_survives_the_file(text):
     r = load_preset("whisthub")
@@ -439,7 +440,7 @@ def test_session_fold_doublings(double, doubling, entries):
 
 
 @pytest.mark.parametrize("name", PRESETS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_zero_sum_each_preset(name, data):
     """Each preset on its own (so that none is left out by chance), with any pending rondje-pas doubling."""

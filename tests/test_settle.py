@@ -3,6 +3,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from _hypothesis_helpers import examples
 
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.settle import EXACT_LIMIT, Payment, format_money, settle
@@ -136,7 +137,7 @@ def test_order_independent_of_mapping_order():
     assert settle(a) == settle(b)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(small_vals)
 def test_small_random_cases_are_optimal(values):
     totals = zero_sum(values)
@@ -145,7 +146,7 @@ def test_small_random_cases_are_optimal(values):
     assert len(pays) == brute_force_minimum(totals)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.one_of(ints, halves), min_size=EXACT_LIMIT - 4, max_size=EXACT_LIMIT + 8), st.integers(0, 50))
 def test_larger_random_cases_settle(values, rate):
     totals = zero_sum(values)
