@@ -13,7 +13,8 @@ from .common import echo
 from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.rules import DEFAULT_RULES, HouseRules
-from ..core.scoring import Score, fmt, score, signed
+from ..core.numbers import fmt, signed
+from ..core.scoring import Score, score
 from ..views.calc import _doc
 from ..views.render import table
 from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec

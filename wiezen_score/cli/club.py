@@ -110,7 +110,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         echo("no sessions" + (" in that period" if lo or hi else " yet"))
     else:
         from ..views.render import sparkline
-        from ..core.scoring import signed
+        from ..core.numbers import signed
         from ..views.render import table
 
         def num(v: Any) -> str:
@@ -298,7 +298,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         wiezen settle --session 3 --cents 5
     """
     from .. import ledger
-    from ..core.scoring import fmt, plain
+    from ..core.numbers import fmt, plain
     from ..core.settle import format_money
     from ..core.settle import settle as fewest
 

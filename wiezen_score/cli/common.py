@@ -391,7 +391,7 @@ def _db(ctx: click.Context) -> Any:
 
 
 def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
-    from ..core.scoring import signed
+    from ..core.numbers import signed
     from ..ledger.documents import evening_progress
     from ..views.sheet import recorded_line, status_line
 

@@ -24,7 +24,7 @@ import click
 from .common import echo, COUNT, SafePath
 
 from ..core.errors import WiezenError
-from ..core.scoring import fmt, signed
+from ..core.numbers import fmt, signed
 from ..core.text import as_count
 from ..views.sheet import recorded_line, resolved_text
 from .common import _db

@@ -202,7 +202,7 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
     from .. import ledger
     from ..ledger import precedents as P
     from ..core.rules import summary
-    from ..core.scoring import plain
+    from ..core.numbers import plain
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         p = P.get(led, pid)

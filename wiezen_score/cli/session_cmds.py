@@ -9,7 +9,7 @@ import click
 from .common import echo, ENTRY_NO
 
 from ..core.errors import WiezenError
-from ..core.scoring import signed
+from ..core.numbers import signed
 from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
 from .common import DATE_HELP, DEAL_ARGS, _db, _report, deal_text
@@ -119,7 +119,7 @@ def end(ctx: click.Context, as_json: bool) -> None:
     from ..views.sheet import rounds_owed_line
 
     if as_json:
-        from ..core.scoring import plain
+        from ..core.numbers import plain
         from .common import echo_json
 
         echo_json({"session": s.id, "totals": {p: plain(v) for p, v in totals.items()}, "rounds_owed": owed,

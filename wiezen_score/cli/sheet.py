@@ -10,7 +10,7 @@ import click
 from .common import echo, ENTRY_NO, COUNT, SafePath
 
 from ..core.errors import WiezenError
-from ..core.scoring import plain
+from ..core.numbers import plain
 from ..views.explain import render_explain
 from ..views.sheet import render_sheet, sheet_rows
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, text_width

@@ -11,13 +11,13 @@ from typing import Mapping, Sequence, Union
 
 from .deal import Deal, MiserieDeal, TrickDeal
 from .errors import WiezenError
+from .numbers import signed
 from .rules import HouseRules, MiserieContract, TrickContract
 
 if False:  # pragma: no cover - typing only, keeps fractions off the start-up path
     from fractions import Fraction
 
 Points = Union[int, "Fraction"]
-Number = Union[int, float, "Fraction"]  # points as stored (REAL) or computed
 
 
 @dataclass(frozen=True)
@@ -26,28 +26,6 @@ class Score:
     multiplier: int
     made: bool | None  # None for several miseries with mixed results
     explanation: tuple[str, ...]
-
-
-def fmt(p: Number) -> str:
-    """A point amount as a player writes it: 7, -7.5."""
-    return str(plain(p))
-
-
-def signed(p: Number) -> str:
-    s = fmt(p)
-    return s if s.startswith("-") or s == "0" else f"+{s}"
-
-
-def plain(p: Number) -> int | float:
-    """A JSON-friendly number: int when whole, float (exact for halves) otherwise.
-
-    Takes computed points (int, Fraction) and stored ones (SQLite REAL comes back as float).
-    """
-    if isinstance(p, float):
-        return int(p) if p.is_integer() else p
-    if getattr(p, "denominator", 1) == 1:
-        return int(p)
-    return float(p)
 
 
 def score(

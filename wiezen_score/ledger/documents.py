@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import WiezenError
-from ..core.scoring import plain
+from ..core.numbers import plain
 from ..core.session import sitting_out
 
 
@@ -60,7 +60,6 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     }
 
 
-
 def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
     """Each player's running total before ``rows``, the end of the sheet: the totals less what those rows gave."""
     out = dict(led.totals(s.id))
@@ -71,7 +70,6 @@ def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
     return {p: plain(v) for p, v in out.items()}
 
 
-
 def _evening(led: Any, s: Any) -> dict[str, Any]:
     """The evening's planned length and where it stands (only when one was given at the start)."""
     p = evening_progress(led, s)
@@ -79,7 +77,6 @@ def _evening(led: Any, s: Any) -> dict[str, Any]:
         return {}
     kind, n = s.plan.split()
     return {"evening": {kind: int(n), "deals_played": led.deals_played(s), "progress": p.line, "over": p.over}}
-
 
 
 def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
@@ -94,7 +91,6 @@ def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str
         if versions:
             out[next((r for r in versions if not r.voided), versions[-1]).id] = found
     return out
-
 
 
 def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:

@@ -20,7 +20,6 @@ def _statements(sql: str) -> list[str]:
     return out
 
 
-
 def append_only(table: str, hint: str = "add a correction instead of changing a row") -> str:
     """Triggers that refuse every UPDATE and DELETE on ``table``: the schema itself keeps history."""
     return f"""

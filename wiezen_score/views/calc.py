@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.rules import HouseRules
-from ..core.scoring import Score, plain
+from ..core.numbers import plain
+from ..core.scoring import Score
 
 
 def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:

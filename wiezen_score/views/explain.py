@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.scoring import signed
+from ..core.numbers import signed
 
 
 def render_explain(doc: dict[str, Any]) -> str:
@@ -26,7 +26,6 @@ def render_explain(doc: dict[str, Any]) -> str:
     if earlier:
         out.append("  earlier versions: " + "; ".join(_version(h, doc) for h in earlier))
     return "\n".join(out + rulings)
-
 
 
 def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:

@@ -39,7 +39,7 @@ def _csv_rows(items: list[Any]) -> list[list[Any]]:
 
 
 def _entry_line(r: Any, players: tuple[str, ...]) -> str:
-    from ..core.scoring import signed
+    from ..core.numbers import signed
 
     mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
     pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
@@ -48,7 +48,7 @@ def _entry_line(r: Any, players: tuple[str, ...]) -> str:
 
 
 def _penalty_ruling(s: Any, sc: Any) -> str:
-    from ..core.scoring import fmt
+    from ..core.numbers import fmt
 
     off = sc.offender
     if sc.round:

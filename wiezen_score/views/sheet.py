@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.scoring import fmt, plain, signed
+from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
 from .render import table
 

@@ -15,15 +15,12 @@ def _period(lo: str | None, hi: str | None) -> str:
     return "all sessions"
 
 
-
 def _pct(rate: float | None) -> str:
     return "" if rate is None else f"{round(rate * 100)}%"
 
 
-
 def _avg(v: float | int) -> int | float:
     return round(v, 2) if isinstance(v, float) else v
-
 
 
 def ranks(items: list[dict[str, Any]]) -> list[int]:
@@ -34,7 +31,6 @@ def ranks(items: list[dict[str, Any]]) -> list[int]:
     return out
 
 
-
 def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
     """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
     return [
@@ -42,7 +38,6 @@ def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
          d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
         for rank, d in zip(ranks(items), items)
     ]  # fmt: skip
-
 
 
 HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
