@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 from _hypothesis_helpers import examples
 
 from wiezen_score.core.errors import WiezenError
-from wiezen_score.core.settle import EXACT_LIMIT, Payment, format_money, settle
+from wiezen_score.core.numbers import money as format_money
+from wiezen_score.core.settle import EXACT_LIMIT, Payment, settle
 
 
 def net(payments):

@@ -110,11 +110,8 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         echo("no sessions" + (" in that period" if lo or hi else " yet"))
     else:
         from ..views.render import sparkline
-        from ..core.numbers import signed
+        from ..core.numbers import signed_decimal as num
         from ..views.render import table
-
-        def num(v: Any) -> str:
-            return signed(v) if isinstance(v, int) else (f"{v:+.2f}".rstrip("0").rstrip(".") if v else "0")
 
         rows = [
             [rank, _md(d["player"]) if out_format == "markdown" else d["player"], num(d["points"]), d["sessions"],
@@ -298,8 +295,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         wiezen settle --session 3 --cents 5
     """
     from .. import ledger
-    from ..core.numbers import fmt, plain
-    from ..core.settle import format_money
+    from ..core.numbers import fmt, money, plain
     from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
@@ -339,7 +335,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         pts = fmt(p.amount)
         row = [p.payer, "pays", p.payee, f"{pts} point{'' if pts == '1' else 's'}"]
         if p.cents is not None:
-            row.append(format_money(p.cents))
+            row.append(money(p.cents))
         rows.append(row)
     text = table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])])
     if width is not None and max(len(x) for x in text.split("\n")) > width:

@@ -10,7 +10,8 @@ import click
 
 from ..core.competition import Competition
 from ..core.errors import WiezenError
-from ..views.competition import _honours_lines, _num
+from ..core.numbers import decimal
+from ..views.competition import _honours_lines
 from .common import _db
 
 
@@ -111,8 +112,8 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
     ranked = [d for d in ranking if d["rank"] is not None]
     apart = [d for d in ranking if d["rank"] is None]
     cols = ["#", "player", "score", unit, "counted", "tables", "points", *(f"tie {t}" for t in tb), "trend"]
-    body = [[d["rank"], _md(d["player"]) if md else d["player"], _num(d["score"]), d[unit], d["counted"],
-             d["tables"], _num(d["points"]), *(_num(d["tiebreak"][t]) for t in tb),
+    body = [[d["rank"], _md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["counted"],
+             d["tables"], decimal(d["points"]), *(decimal(d["tiebreak"][t]) for t in tb),
              sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
     out = [f"## {heading}\n" if md else heading]
     if not ranking:
@@ -121,7 +122,7 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
         out.append(table(body, cols, tablefmt="pipe" if md else "simple"))
     if apart:
         out.append(("\n### " if md else "\n") + "Listed apart, unranked" + ("\n" if md else ":"))
-        out.append(table([[_md(d["player"]) if md else d["player"], _num(d["score"]), d[unit], d["unranked"]]
+        out.append(table([[_md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["unranked"]]
                           for d in apart], ["player", "score", unit, "why"], tablefmt="pipe" if md else "simple"))
     if hon is not None:
         out.append(("\n### Honours\n" if md else "\nhonours:"))

@@ -269,7 +269,8 @@ class Table:
         self.echo(render_explain(explain_doc(self.led, self._open(), no)))
 
     def cmd_settle(self, args: list[str]) -> None:
-        from ..core.settle import format_money, settle
+        from ..core.numbers import money
+        from ..core.settle import settle
 
         cents = as_count(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and cents is None):
@@ -281,8 +282,8 @@ class Table:
         if not payments:
             self.echo("everybody is square: nobody pays")
         for p in payments:
-            money = f" ({format_money(p.cents)})" if p.cents is not None else ""
-            self.echo(f"  {p.payer} pays {p.payee} {fmt(p.amount)}{money}")
+            cash = f" ({money(p.cents)})" if p.cents is not None else ""
+            self.echo(f"  {p.payer} pays {p.payee} {fmt(p.amount)}{cash}")
         self._rounds_owed(s)
 
     def _rounds_owed(self, s: Any) -> None:

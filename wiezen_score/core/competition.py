@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import WiezenError
+from .numbers import grouped, percent
 
 SCALE = 120  # score units per point: half points and the average over 2 .. 6 shared places stay whole
 
@@ -133,7 +134,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
         if v is None:
             return None
         if isinstance(v, bool) or not isinstance(v, int) or not minimum <= v <= MAX_COUNT:
-            raise fail(f"'{key}' must be a whole number from {minimum} to {MAX_COUNT:,}", key)
+            raise fail(f"'{key}' must be a whole number from {minimum} to {grouped(MAX_COUNT)}", key)
         return v
 
     best = count("best", 1)
@@ -244,7 +245,7 @@ def in_words(c: Competition) -> list[str]:
     if c.prizes:
         out.append(f"Prizes go to the top {c.prizes} (a shared place at the border included).")
     elif c.prize_share:
-        out.append(f"Prizes go to the best {c.prize_share * 100:g}% of the ranked players (rounded up; a shared "
+        out.append(f"Prizes go to the best {percent(c.prize_share, places=4)} of the ranked players (rounded up; a shared "
                    "place at the border included).")
     return out
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import WiezenError
+from .numbers import fmt
 
 __all__ = ["Plan", "Progress", "parse_plan", "progress"]
 
@@ -69,7 +70,7 @@ def progress(plan: Plan, players: int, deals_played: int, totals: Mapping[str, f
     if plan.kind == "target":
         top = max(totals.values()) if totals else 0
         leaders = [p for p, v in totals.items() if v == top]
-        shown = int(top) if float(top).is_integer() else top
+        shown = fmt(top)
         over = top >= plan.n
         lead = f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'} with {shown}"
         short = f"target {plan.n}: {lead}" if top > 0 else f"target {plan.n}"

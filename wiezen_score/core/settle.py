@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Union
 
 from .errors import WiezenError
+from .numbers import fmt
 
 if TYPE_CHECKING:  # keeps fractions (and decimal, which it imports) off the start-up path
     from fractions import Fraction
 
-__all__ = ["EXACT_LIMIT", "Payment", "format_money", "settle"]
+__all__ = ["EXACT_LIMIT", "Payment", "settle"]
 
 Amount = Union[int, "Fraction"]
 
@@ -34,17 +35,6 @@ class Payment:
     payee: str
     amount: Amount  # points, always > 0; an int when whole, else a Fraction
     cents: int | None = None  # amount x cents-per-point, rounded half up; None when no rate was given
-
-
-def format_money(cents: int) -> str:
-    """``125`` -> ``"€1.25"``, ``-50`` -> ``"-€0.50"``."""
-    sign = "-" if cents < 0 else ""
-    euros, rest = divmod(abs(int(cents)), 100)
-    return f"{sign}€{euros}.{rest:02d}"
-
-
-def _fmt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else str(float(x))
 
 
 def _exact(name: str, value: object) -> Fraction:
@@ -138,7 +128,7 @@ def settle(totals: Mapping[str, int | float | Fraction], cents: int | None = Non
     exact = {name: _exact(name, value) for name, value in totals.items()}
     total = sum(exact.values())
     if total != 0:
-        raise WiezenError(f"The totals do not add up to 0 (they add up to {_fmt(total)}), so they cannot be settled.")
+        raise WiezenError(f"The totals do not add up to 0 (they add up to {fmt(total)}), so they cannot be settled.")
     nonzero = {name: v for name, v in exact.items() if v != 0}
     if not nonzero:
         return []

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..core.errors import WiezenError
+from ..core.numbers import signed
 from .rows import COUNTS
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
@@ -77,14 +78,8 @@ class CheckResult:
         return not self.problems
 
 
-def _pts(v: float) -> str:
-    v = float(v)
-    s = str(int(v)) if v.is_integer() else f"{v:g}"
-    return s if v < 0 else "+" + s
-
-
 def _fmt_points(d: dict[str, float]) -> str:
-    return ", ".join(f"{p} {_pts(v)}" for p, v in d.items()) or "(none)"
+    return ", ".join(f"{p} {signed(float(v), plus_zero=True)}" for p, v in d.items()) or "(none)"
 
 
 def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None) -> CheckResult:
@@ -236,7 +231,7 @@ def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, i
         if n == 0:
             problems.append(Problem("sum", "the entry has no points at all (not even 0 for the players of the deal)", sid, no, eid))
         else:
-            problems.append(Problem("sum", f"the points add up to {_pts(total)}, not 0", sid, no, eid))
+            problems.append(Problem("sum", f"the points add up to {signed(float(total), plus_zero=True)}, not 0", sid, no, eid))
 
 
 def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -293,7 +288,7 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
         "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) OR (s.sid IS NOT NULL AND t.session_id IS NULL) "
         "ORDER BY k.sid, k.pid"
     ):
-        problems.append(Problem("totals", f"the stored total of {name} is {_pts(cached)}, the entries add up to {_pts(summed)}", sid))
+        problems.append(Problem("totals", f"the stored total of {name} is {signed(float(cached), plus_zero=True)}, the entries add up to {signed(float(summed), plus_zero=True)}", sid))
 
 
 def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:

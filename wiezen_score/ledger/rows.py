@@ -110,10 +110,11 @@ def half_points(v: Any) -> int:
     from fractions import Fraction
 
     from ..core.errors import WiezenError
+    from ..core.numbers import fmt, grouped
 
     two = Fraction(v) * 2
     if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
-        raise WiezenError(f"{float(v):g} points cannot be recorded: whole or half points, at most {POINTS_BOUND:,}")
+        raise WiezenError(f"{fmt(float(v))} points cannot be recorded: whole or half points, at most {grouped(POINTS_BOUND)}")
     return int(two)
 
 

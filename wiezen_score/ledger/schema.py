@@ -97,6 +97,7 @@ def _m006_chain(db: Any) -> None:
     """Exact points (twice the points as an integer) and the hash chain over every stored fact, with the
     seals of the sessions already ended (see ledger/chain.py)."""
     from ..core.errors import WiezenError
+    from ..core.numbers import grouped
     from . import chain
 
     conn = db.conn
@@ -108,7 +109,7 @@ def _m006_chain(db: Any) -> None:
     if bad is not None:
         raise WiezenError(
             f"session {bad[0]}, entry #{bad[1]} holds {bad[2]!r} points, which no deal can give (whole or half "
-            f"points, at most {chain.POINTS_BOUND:,}): the ledger cannot be upgraded; restore a backup"
+            f"points, at most {grouped(chain.POINTS_BOUND)}): the ledger cannot be upgraded; restore a backup"
         )
     kept = [r[0] for r in conn.execute(
         "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ..core.numbers import fmt, plain
 from .rows import COUNTS
 
 
@@ -131,10 +132,8 @@ def club_views_migration(db: Any) -> None:
 
 
 def _num(v: float | int | None) -> int | float | None:
-    if v is None:
-        return None
-    f = float(v)
-    return int(f) if f.is_integer() else f
+    """A stored figure as a JSON number (None stays None)."""
+    return None if v is None else plain(float(v))
 
 
 def standings(
@@ -174,7 +173,7 @@ def check_player_evenings(conn: sqlite3.Connection) -> list[tuple[int, str]]:
         "   OR (r.session_id IS NOT NULL AND pe.session_id IS NULL) "
         "ORDER BY k.session_id, k.player_id"
     ):
-        a, b = (" ".join(str(_num(v)) for v in part) for part in (vals[:4], vals[4:]))
+        a, b = (" ".join(fmt(v) for v in part) for part in (vals[:4], vals[4:]))
         out.append((sid, f"the standings' figures (points deals taken made) of {name} are {a}; the entries give {b}"))
     return out
 

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _num(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.2f}".rstrip("0").rstrip(".")
-    return str(v)
+from ..core.numbers import signed_decimal
 
 
 def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
@@ -34,14 +30,9 @@ def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
         bits = [f"{p['miseries']} miseries made", f"{p['made']} of {p['taken']} contracts made"]
         if p["partner"]:
             q = p["partner"]
-            bits.append(f"favourite partner {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
+            bits.append(f"favourite partner {q['player']} ({signed_decimal(q['points'])} in {q['deals']} deals)")
         if p["nemesis"]:
             q = p["nemesis"]
-            bits.append(f"nemesis {q['player']} ({_signed(q['points'])} in {q['deals']} deals)")
+            bits.append(f"nemesis {q['player']} ({signed_decimal(q['points'])} in {q['deals']} deals)")
         lines.append(f"{p['player']}: " + ", ".join(bits))
     return lines
-
-
-def _signed(v: Any) -> str:
-    s = _num(v)
-    return s if s.startswith("-") or s == "0" else "+" + s

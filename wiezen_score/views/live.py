@@ -16,6 +16,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.numbers import decimal, signed
+
 __all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
 
 RECENT = 8  # how many of the last entries the phone page lists
@@ -26,17 +28,6 @@ _COLOURS = 6
 
 def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
-
-
-def _num(v: Any) -> str:
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    return str(v)
-
-
-def _signed(v: Any) -> str:
-    s = _num(v)
-    return s if s.startswith("-") or s == "0" else "+" + s
 
 
 def _f1(x: float) -> str:
@@ -101,7 +92,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
         y = f(Y(v))
         cls = "axis" if abs(v) < 1e-9 else "grid"
         out.append(f'<line class="{cls}" x1="{left}" y1="{y}" x2="{W - right}" y2="{y}"/>')
-        out.append(f'<text class="tick" x="{left - 4}" y="{y}" dy="3.5" text-anchor="end">{_e(_num(round(v, 2)))}</text>')
+        out.append(f'<text class="tick" x="{left - 4}" y="{y}" dy="3.5" text-anchor="end">{_e(decimal(v))}</text>')
         k += 1
     out.append(f'<text class="tick" x="{left}" y="{H - 3}">start</text>')
     if n > 1:
@@ -115,7 +106,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
                        f"<title>{_e(p)}</title></polyline>")
         out.append(
             f'<circle class="dot c{i % _COLOURS}" cx="{f(X(n - 1))}" cy="{f(Y(series[p][-1]))}" r="3.5">'
-            f"<title>{_e(p)} {_e(_signed(series[p][-1]))}</title></circle>"
+            f"<title>{_e(p)} {_e(signed(series[p][-1]))}</title></circle>"
         )
     out.append("</svg>")
     legend = "".join(f'<li><i class="sw c{i % _COLOURS}"></i>{_e(p)}</li>' for i, p in enumerate(players))
@@ -144,7 +135,7 @@ def _recent(doc: Mapping[str, Any]) -> str:
             body = '<span class="tag">voided</span>'
         elif pts:
             body = "".join(
-                f'<span class="pt">{_e(p)} <b class="{_sign_class(v)}">{_e(_signed(v))}</b></span>' for p, v in pts
+                f'<span class="pt">{_e(p)} <b class="{_sign_class(v)}">{_e(signed(v))}</b></span>' for p, v in pts
             )
         else:
             body = '<span class="tag">no points</span>'
@@ -167,8 +158,8 @@ def _full_table(doc: Mapping[str, Any]) -> str:
             for p, v in e["points"].items():
                 running[p] += float(v)
         cells = "".join(
-            f'<td class="n">{"" if e["voided"] else _e(_num(round(running[p], 2)))}'
-            + (f' <small>({_e(_signed(e["points"][p]))})</small>' if p in e["points"] and e["points"][p] else "")
+            f'<td class="n">{"" if e["voided"] else _e(decimal(running[p]))}'
+            + (f' <small>({_e(signed(e["points"][p]))})</small>' if p in e["points"] and e["points"][p] else "")
             + "</td>"
             for p in players
         )
@@ -200,7 +191,7 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
         lead = " lead" if v == best and best > 0 else ""
         cards.append(
             f'<li class="card c{i % _COLOURS}{lead}" data-player="{_e(p)}"><span class="name">{_e(p)}</span>'
-            f'<span class="total {_sign_class(v)}">{_e(_signed(v))}</span>{"".join(tags)}</li>'
+            f'<span class="total {_sign_class(v)}">{_e(signed(v))}</span>{"".join(tags)}</li>'
         )
     parts = [
         (f'<header class="top"><h1>{_e(s["name"] or "Session " + str(s["id"]))}</h1>'

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
+from ..core.numbers import decimal
+
 if TYPE_CHECKING:
     from fractions import Fraction
 
@@ -71,13 +73,13 @@ def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]], dialect:
     Text cells are always in double quotes and numbers never are (the OWASP advice, and it keeps a CR or LF
     inside a name from breaking the row); lines end in ``\\n``. ``dialect`` is a key of ``CSV_DIALECTS``.
     """
-    sep, decimal = CSV_DIALECTS[dialect]
+    sep, point = CSV_DIALECTS[dialect]  # the dialect's own decimal separator, whatever the language
 
     def cell(value: object) -> str:
         v = csv_safe(value)
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             text = repr(v) if isinstance(v, float) else str(v)
-            return text.replace(".", decimal) if decimal != "." else text
+            return text.replace(".", point) if point != "." else text
         return '"' + str(v).replace('"', '""') + '"'
 
     lines = [sep.join(cell(h) for h in headers)]
@@ -163,18 +165,6 @@ def _is_number(value: object) -> bool:
     )
 
 
-def _num_text(value: Any) -> str:
-    """7, -7.5, 0.33: what a person writes (no trailing .0, at most two decimals)."""
-    if isinstance(value, int):
-        return str(value)
-    x = float(value)
-    if x != x:
-        return ""
-    if x == int(x) and abs(x) < 1e15:
-        return str(int(x))
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
 def _cell(value: object, signed: bool) -> str:
     """A table cell; numbers right-aligned, and in a column that has negative numbers, coloured by sign."""
     if _is_number(value):
@@ -182,7 +172,7 @@ def _cell(value: object, signed: bool) -> str:
         cls = "num"
         if signed and x:
             cls += " neg" if x < 0 else " pos"
-        return f'<td class="{cls}">{_esc(_num_text(value))}</td>'
+        return f'<td class="{cls}">{_esc(decimal(value))}</td>'  # type: ignore[arg-type]
     return f"<td>{_esc(value)}</td>"
 
 
@@ -264,7 +254,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
         out.append(f'<line x1="{left}" y1="{y}" x2="{left + pw}" y2="{y}" stroke="{colour}" stroke-width="{width}"/>')
         out.append(
             f'<text x="{left - 8}" y="{y}" text-anchor="end" dominant-baseline="middle" font-size="12" '
-            f'fill="#555555">{_esc(_num_text(0 if abs(v) < step / 1e6 else v))}</text>'
+            f'fill="#555555">{_esc(decimal(0 if abs(v) < step / 1e6 else v))}</text>'
         )
     # axes
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#555555" stroke-width="1"/>')
@@ -306,13 +296,13 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
         for cx, cy, label, v in coords:
             out.append(
                 f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
-                f"<title>{_esc(player)}, {_esc(label)}: {_esc(_num_text(v))}</title></circle>"
+                f"<title>{_esc(player)}, {_esc(label)}: {_esc(decimal(v))}</title></circle>"
             )
         out.append("</g>")
         # legend entry: sample line, name and last value
         ly = top + 10 + n * 22
         lx = left + pw + 16
-        last = _num_text(coords[-1][3]) if coords else ""
+        last = decimal(coords[-1][3]) if coords else ""
         name = _short(player, 14)
         legend.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="3"{dash_attr}/>'

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.numbers import percent, rounded
+
 
 def _period(lo: str | None, hi: str | None) -> str:
     if lo and hi:
@@ -16,11 +18,11 @@ def _period(lo: str | None, hi: str | None) -> str:
 
 
 def _pct(rate: float | None) -> str:
-    return "" if rate is None else f"{round(rate * 100)}%"
+    return "" if rate is None else percent(rate)
 
 
 def _avg(v: float | int) -> int | float:
-    return round(v, 2) if isinstance(v, float) else v
+    return rounded(v)
 
 
 def ranks(items: list[dict[str, Any]]) -> list[int]:
