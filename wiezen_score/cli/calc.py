@@ -44,7 +44,7 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
         from ..core.session import TableState, apply
 
         sc = apply(e, rules, names, TableState(0, multiplier))  # type: ignore[arg-type]
-        steps = tuple(x for x in sc.explanation if " deals next" not in x)  # no table here: no dealer
+        steps = sc.explanation[:-1] if sc.kind == "pass" else sc.explanation  # no table here: no dealer (last step)
         return sc.text, Score(sc.points, 1, None, steps)
     d = parse_deal(line, rules, names, over_troel=over_troel, possible=False)
     s = score(d, rules, names, multiplier)

@@ -31,17 +31,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
+from .dates import date_text
 from .errors import WiezenError
 from .numbers import grouped, percent
+from .i18n import N_, _, dutch, ngettext
 
 SCALE = 120  # score units per point: half points and the average over 2 .. 6 shared places stay whole
 
 TIEBREAKS = {
-    "last:K": "the total of the last K evenings",
-    "best": "the best single evening",
-    "points": "the points scored at the tables (all evenings)",
-    "wins": "the number of tables won (first place, shared or not)",
-    "evenings": "the number of evenings played",
+    "last:K": N_("the total of the last K evenings"),
+    "best": N_("the best single evening"),
+    "points": N_("the points scored at the tables (all evenings)"),
+    "wins": N_("the number of tables won (first place, shared or not)"),
+    "evenings": N_("the number of evenings played"),
 }
 
 _KEYS = ("name", "description", "since", "until", "tag", "best", "min_evenings", "min_opponents", "score",
@@ -85,19 +87,20 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
 
     def fail(msg: str, key: str | None = None) -> WiezenError:
         no = _line_of(text, key) if key else None
-        return WiezenError(f"{source}: {f'line {no}: ' if no else ''}{msg}")
+        where = _("line {no}: ").format(no=no) if no else ""
+        return WiezenError(f"{source}: {where}{msg}")
 
     for k, v in data.items():
         if k not in _KEYS:
-            raise fail(f"unknown key '{k}' (known: {', '.join(_KEYS)})", k)
+            raise fail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(_KEYS)), k)
         if isinstance(v, dict):
-            raise fail(f"'{k}' must be a value, not a table", k)
+            raise fail(_("'{key}' must be a value, not a table").format(key=k), k)
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise fail('a competition needs a name, e.g. name = "Kampioenschap 2026-27"', "name" if "name" in data else None)
+        raise fail(_('a competition needs a name, e.g. name = "Kampioenschap 2026-27"'), "name" if "name" in data else None)
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise fail("'description' must be text", "description")
+        raise fail(_("'description' must be text"), "description")
 
     def date(key: str) -> str | None:
         v = data.get(key)
@@ -114,11 +117,11 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
                 return parse_date(v).isoformat()
             except WiezenError:
                 pass
-        raise fail(f"'{key}' must be a date, e.g. {key} = 2026-09-01", key)
+        raise fail(_("'{key}' must be a date, e.g. {key} = 2026-09-01").format(key=key), key)
 
     since, until = date("since"), date("until")
     if since and until and since > until:
-        raise fail(f"'since' ({since}) is after 'until' ({until}): no session can count", "until")
+        raise fail(_("'since' ({since}) is after 'until' ({until}): no session can count").format(since=since, until=until), "until")
     tag = data.get("tag")
     tags: tuple[str, ...] = ()
     if tag is not None:
@@ -126,7 +129,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
 
         raw = tag if isinstance(tag, list) else [tag]
         if not raw or not all(isinstance(t, str) and TAG_RE.match(t) for t in raw):
-            raise fail("'tag' must be a tag (one word: letters, digits, '-', '.', '_') or a list of tags", "tag")
+            raise fail(_("'tag' must be a tag (one word: letters, digits, '-', '.', '_') or a list of tags"), "tag")
         tags = tuple(raw)
 
     def count(key: str, minimum: int) -> int | None:
@@ -134,7 +137,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
         if v is None:
             return None
         if isinstance(v, bool) or not isinstance(v, int) or not minimum <= v <= MAX_COUNT:
-            raise fail(f"'{key}' must be a whole number from {minimum} to {grouped(MAX_COUNT)}", key)
+            raise fail(_("'{key}' must be a whole number from {minimum} to {most}").format(key=key, minimum=minimum, most=grouped(MAX_COUNT)), key)
         return v
 
     best = count("best", 1)
@@ -142,35 +145,35 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
     min_opponents = count("min_opponents", 0) or 0
     score = data.get("score", "points")
     if score not in ("points", "placement"):
-        raise fail("'score' must be \"points\" or \"placement\"", "score")
+        raise fail(_("'score' must be \"points\" or \"placement\""), "score")
     placement: tuple[int, ...] = ()
     if "placement" in data:
         pl = data["placement"]
         if (not isinstance(pl, list) or not 1 <= len(pl) <= 6
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 1_000_000 for x in pl)):
-            raise fail("'placement' must list the points of 1st, 2nd ... place (1 to 6 whole numbers from 0 to "
-                       "1,000,000), e.g. placement = [1000, 600, 300, 0]", "placement")
+            raise fail(_("'placement' must list the points of 1st, 2nd ... place (1 to 6 whole numbers from 0 to "
+                         "1,000,000), e.g. placement = [1000, 600, 300, 0]"), "placement")
         if any(a < b for a, b in zip(pl, pl[1:])):
-            raise fail(f"'placement' must not give a place more than the place before it: {pl}", "placement")
+            raise fail(_("'placement' must not give a place more than the place before it: {places}").format(places=pl), "placement")
         placement = tuple(pl)
         if score != "placement":
-            raise fail("'placement' is only used with score = \"placement\"", "placement")
+            raise fail(_("'placement' is only used with score = \"placement\""), "placement")
     elif score == "placement":
-        raise fail("score = \"placement\" needs the points per place, e.g. placement = [1000, 600, 300, 0]", "score")
+        raise fail(_("score = \"placement\" needs the points per place, e.g. placement = [1000, 600, 300, 0]"), "score")
     tb = data.get("tiebreak", [])
     if isinstance(tb, str):
         tb = [tb]
     if not isinstance(tb, list) or not all(isinstance(t, str) for t in tb):
-        raise fail('\'tiebreak\' must be a list, e.g. tiebreak = ["last:4", "best"]', "tiebreak")
+        raise fail(_('\'tiebreak\' must be a list, e.g. tiebreak = ["last:4", "best"]'), "tiebreak")
     for t in tb:
         m = re.fullmatch(r"last:(\d+)", t)
         if m and 1 <= int(m.group(1)) <= MAX_COUNT:
             continue
         if t not in TIEBREAKS or t == "last:K":
-            raise fail(f"unknown tie-break '{t}' (known: last:K for a number K, best, points, wins, evenings)",
+            raise fail(_("unknown tie-break '{word}' (known: last:K for a number K, best, points, wins, evenings)").format(word=t),
                        "tiebreak")
     if len(set(tb)) != len(tb):
-        raise fail("'tiebreak' names a tie-break twice", "tiebreak")
+        raise fail(_("'tiebreak' names a tie-break twice"), "tiebreak")
     prizes: int | None = None
     share: float | None = None
     pz = data.get("prizes")
@@ -181,7 +184,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
         elif m and 0 < float(m.group(1)) <= 100:
             share = float(m.group(1)) / 100
         else:
-            raise fail('\'prizes\' must be the number of prize winners (prizes = 3) or a share (prizes = "25%")',
+            raise fail(_('\'prizes\' must be the number of prize winners (prizes = 3) or a share (prizes = "25%")'),
                        "prizes")
     return Competition(
         name=name.strip(), description=description, since=since, until=until, tags=tags, best=best,
@@ -194,6 +197,8 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
 
 
 def _nth(n: int) -> str:
+    if dutch():
+        return f"{n}e"
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
@@ -201,52 +206,55 @@ def _tiebreak_words(t: str) -> str:
     m = re.fullmatch(r"last:(\d+)", t)
     if m:
         k = int(m.group(1))
-        return "the total of the last evening" if k == 1 else f"the total of the last {k} evenings"
-    return TIEBREAKS[t]
+        return _("the total of the last evening") if k == 1 else _("the total of the last {n} evenings").format(n=k)
+    return _(TIEBREAKS[t])
 
 
 def in_words(c: Competition) -> list[str]:
     """The competition's rules as sentences, for the standings page and the table output."""
     out: list[str] = []
     if c.since and c.until:
-        span = f"from {c.since} to {c.until}"
+        span = _("from {since} to {until}").format(since=date_text(c.since), until=date_text(c.until))
     elif c.since:
-        span = f"from {c.since} on"
+        span = _("from {since} on").format(since=date_text(c.since))
     elif c.until:
-        span = f"up to {c.until}"
+        span = _("up to {until}").format(until=date_text(c.until))
     else:
-        span = "of every date"
+        span = _("of every date")
     tagged = ""
     if c.tags:
-        tagged = " tagged " + " or ".join(f"'{t}'" for t in c.tags)
-    out.append(f"The sessions {span}{tagged} count. An evening is a date: the tables a player sat at that day add "
-               "up to his evening's score.")
+        tagged = _(" tagged {tags}").format(tags=_(" or ").join(f"'{t}'" for t in c.tags))
+    out.append(_("The sessions {span}{tagged} count. An evening is a date: the tables a player sat at that day add "
+                 "up to his evening's score.").format(span=span, tagged=tagged))
     if c.score == "points":
-        out.append("At each table a player scores the points he made there.")
+        out.append(_("At each table a player scores the points he made there."))
     else:
         places = ", ".join(f"{_nth(i + 1)} {v}" for i, v in enumerate(c.placement))
-        out.append(f"At each table a player scores by his place on the points there: {places}"
-                   f"{'' if len(c.placement) >= 6 else ', any place further 0'}. Players on equal points share "
-                   "their places: each gets the average of those places' points.")
-    out.append(f"Each player's best {c.best} evening{'s' if c.best != 1 else ''} count." if c.best
-               else "Every evening counts.")
+        further = "" if len(c.placement) >= 6 else _(", any place further 0")
+        out.append(_("At each table a player scores by his place on the points there: {places}{further}. Players on "
+                     "equal points share their places: each gets the average of those places' points.").format(
+                         places=places, further=further))
+    out.append(ngettext("Each player's best {n} evening count.", "Each player's best {n} evenings count.", c.best)
+               .format(n=c.best) if c.best else _("Every evening counts."))
     need = []
     if c.min_evenings:
-        need.append(f"at least {c.min_evenings} evening{'s' if c.min_evenings != 1 else ''}")
+        need.append(ngettext("at least {n} evening", "at least {n} evenings", c.min_evenings).format(n=c.min_evenings))
     if c.min_opponents:
-        need.append(f"at least {c.min_opponents} different opponent{'s' if c.min_opponents != 1 else ''}")
+        need.append(ngettext("at least {n} different opponent", "at least {n} different opponents", c.min_opponents)
+                    .format(n=c.min_opponents))
     if need:
-        out.append(f"To be ranked a player needs {' and '.join(need)}; the others are listed apart, unranked.")
+        out.append(_("To be ranked a player needs {needs}; the others are listed apart, unranked.").format(
+            needs=_(" and ").join(need)))
     if c.tiebreak:
-        out.append("Equal scores are decided by " + ", then ".join(_tiebreak_words(t) for t in c.tiebreak)
-                   + "; players equal on all of these share the place.")
+        out.append(_("Equal scores are decided by {tiebreaks}; players equal on all of these share the place.").format(
+            tiebreaks=_(", then ").join(_tiebreak_words(t) for t in c.tiebreak)))
     else:
-        out.append("Players on equal scores share the place.")
+        out.append(_("Players on equal scores share the place."))
     if c.prizes:
-        out.append(f"Prizes go to the top {c.prizes} (a shared place at the border included).")
+        out.append(_("Prizes go to the top {n} (a shared place at the border included).").format(n=c.prizes))
     elif c.prize_share:
-        out.append(f"Prizes go to the best {percent(c.prize_share, places=4)} of the ranked players (rounded up; a shared "
-                   "place at the border included).")
+        out.append(_("Prizes go to the best {share} of the ranked players (rounded up; a shared "
+                     "place at the border included).").format(share=percent(c.prize_share, places=4)))
     return out
 
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 import datetime
 
 from .errors import WiezenError
+from .i18n import N_, _, dutch
 
-__all__ = ["ACCEPTED_FORMS", "WEEKDAYS", "looks_like_date", "parse_date", "parse_when", "weekday_name"]
+__all__ = [
+    "ACCEPTED_FORMS", "WEEKDAYS", "date_text", "day_text", "looks_like_date", "parse_date", "parse_when", "weekday_name",
+]
 
-ACCEPTED_FORMS = (
+ACCEPTED_FORMS = N_(
     "YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday, last friday, vrijdag, "
     "vorige vrijdag), last-week or last-month (in Dutch too: vandaag, gisteren, vorige-week, vorige-maand)"
 )
@@ -37,9 +40,11 @@ _WORDS = {
 }  # fmt: skip
 
 _MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"),
+    N_("July"), N_("August"), N_("September"), N_("October"), N_("November"), N_("December"),
 )  # fmt: skip
+#: the weekday as a Belgian writes it before a date: ``vr 27/11/2026``
+_DUTCH_DAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
 
 
 def _days_in_month(year: int, month: int) -> int:
@@ -64,12 +69,16 @@ def _iso_to_date(s: str, shown: str = "") -> datetime.date:
     year, month, day = int(s[:4]), int(s[5:7]), int(s[8:])
     s = shown or s
     if year < 1:
-        raise WiezenError(f"'{s}' is not a date: there is no year 0000.")
+        raise WiezenError(_("'{date}' is not a date: there is no year 0000.").format(date=s))
     if not 1 <= month <= 12:
-        raise WiezenError(f"'{s}' is not a date: the month must be 01 to 12.")
+        raise WiezenError(_("'{date}' is not a date: the month must be 01 to 12.").format(date=s))
     last = _days_in_month(year, month)
     if not 1 <= day <= last:
-        raise WiezenError(f"'{s}' is not a date: {_MONTHS[month - 1]} {year} has {last} days.")
+        raise WiezenError(
+            _("'{date}' is not a date: {month} {year} has {days} days.").format(
+                date=s, month=_(_MONTHS[month - 1]), year=year, days=last
+            )
+        )
     return datetime.date(year, month, day)
 
 
@@ -79,6 +88,27 @@ def weekday_name(iso: str) -> str:
         return _DAY_NAMES[datetime.date.fromisoformat(iso).weekday()][:3]
     except ValueError:
         return ""
+
+
+def date_text(iso: str) -> str:
+    """A stored date (``2026-11-27``) as a person reads it: unchanged in English, ``vr 27/11/2026`` in Dutch.
+
+    Text only: JSON and CSV keep the ISO date.
+    """
+    return _dutch_date(iso) if dutch() else iso
+
+
+def day_text(iso: str) -> str:
+    """A stored date with its weekday: ``Fri 2026-11-27`` in English, ``vr 27/11/2026`` in Dutch."""
+    return _dutch_date(iso) if dutch() else f"{weekday_name(iso)} {iso}"
+
+
+def _dutch_date(iso: str) -> str:
+    try:
+        d = datetime.date.fromisoformat(iso)
+    except ValueError:
+        return iso  # not a date this can read: shown as stored
+    return f"{_DUTCH_DAYS[d.weekday()]} {d.day:02d}/{d.month:02d}/{d.year:04d}"
 
 
 def _day_first(s: str) -> datetime.date | None:
@@ -109,15 +139,15 @@ def parse_date(text: str) -> datetime.date:
     """A strict ``YYYY-MM-DD`` date (a session's date). Surrounding spaces are allowed."""
     s = text.strip()
     if not _looks_like_iso(s):
-        shown = " ".join(s.split()) or "(empty)"
-        raise WiezenError(f"'{shown}' is not a date; write it as YYYY-MM-DD (e.g. 2026-11-27).")
+        shown = " ".join(s.split()) or _("(empty)")
+        raise WiezenError(_("'{date}' is not a date; write it as YYYY-MM-DD (e.g. 2026-11-27).").format(date=shown))
     return _iso_to_date(s)
 
 
 def _month_before(d: datetime.date) -> datetime.date:
     year, month = (d.year - 1, 12) if d.month == 1 else (d.year, d.month - 1)
     if year < 1:
-        raise WiezenError("'last-month' goes back before the year 1.")
+        raise WiezenError(_("'{word}' goes back before the year 1.").format(word="last-month"))
     return datetime.date(year, month, min(d.day, _days_in_month(year, month)))
 
 
@@ -144,7 +174,7 @@ def parse_when(text: str, today: datetime.date) -> datetime.date:
         try:
             return today - datetime.timedelta(days=days)
         except OverflowError:
-            raise WiezenError(f"'{' '.join(words)}' goes back before the year 1.") from None
+            raise WiezenError(_("'{word}' goes back before the year 1.").format(word=" ".join(words))) from None
     if word == "today":
         return today
     if word == "last-month":
@@ -154,6 +184,6 @@ def parse_when(text: str, today: datetime.date) -> datetime.date:
         try:
             return today - datetime.timedelta(days=back)
         except OverflowError:
-            raise WiezenError(f"'{word}' goes back before the year 1.") from None
-    shown = " ".join(s.split()) or "(empty)"
-    raise WiezenError(f"'{shown}' is not a date; use {ACCEPTED_FORMS}.")
+            raise WiezenError(_("'{word}' goes back before the year 1.").format(word=word)) from None
+    shown = " ".join(s.split()) or _("(empty)")
+    raise WiezenError(_("'{date}' is not a date; use {forms}.").format(date=shown, forms=_(ACCEPTED_FORMS)))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import WiezenError
+from .i18n import _
 from .rules import Contract, HouseRules, MiserieContract, TrickContract, normalize_word
 from .text import as_count, is_digits, shorten
 
@@ -58,6 +59,14 @@ class MiserieDeal:
 Deal = Union[TrickDeal, MiserieDeal]
 
 
+class SitsOut(WiezenError):
+    """A player named in a deal line sits out this deal (the session adds who deals and who plays)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(_("{player} sits out this deal").format(player=player))
+        self.player = player
+
+
 def resolve_player(word: str, players: Sequence[str]) -> str:
     """A player by exact name or unambiguous prefix, case-insensitively and without accents (``rene`` finds
     ``René``); a near miss names the player probably meant."""
@@ -67,7 +76,7 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
 
     w = name_key(word)
     if not w:
-        raise WiezenError("empty player name")
+        raise WiezenError(_("empty player name"))
     keys: tuple[Callable[[str], bool], ...] = (lambda p: name_key(p) == w, lambda p: bare(p) == bare(w))
     for same in keys:
         exact = [p for p in players if same(p)]
@@ -78,9 +87,11 @@ def resolve_player(word: str, players: Sequence[str]) -> str:
         return cands[0]
     if not cands:
         raise WiezenError(
-            f"no player '{word}' at this table (players: {', '.join(players)}){did_you_mean(word, players)}"
+            _("no player '{word}' at this table (players: {players}){hint}").format(
+                word=word, players=", ".join(players), hint=did_you_mean(word, players)
+            )
         )
-    raise WiezenError(f"'{word}' is ambiguous: it could be {', '.join(cands)}")
+    raise WiezenError(_("'{word}' is ambiguous: it could be {players}").format(word=word, players=", ".join(cands)))
 
 
 #: what players say for a contract, beside the names and aliases of the house rules: word groups joined by '-'
@@ -118,21 +129,25 @@ def find_contract(words: Sequence[str], rules: HouseRules) -> tuple[Contract, in
     hint = ""
     if found is not None:
         meant = rules.find(found) or rules.find(ABBREVIATIONS.get(found, ""))
-        hint = f"; did you mean {found}{f' ({meant.name})' if meant is not None and meant.name != found else ''}?"
+        if meant is not None and meant.name != found:
+            hint = _("; did you mean {word} ({contract})?").format(word=found, contract=meant.name)
+        else:
+            hint = _("; did you mean {word}?").format(word=found)
     raise WiezenError(
-        f"house rules '{rules.name}' have no contract '{words[0]}'{hint} "
-        f"(they have: {', '.join(rules.contract_names())})"
+        _("house rules '{rules}' have no contract '{word}'{hint} (they have: {contracts})").format(
+            rules=rules.name, word=words[0], hint=hint, contracts=", ".join(rules.contract_names())
+        )
     )
 
 
 def _tricks(word: str) -> int:
     digits = word[1:] if word.startswith("-") else word
     if not is_digits(digits):
-        raise WiezenError(f"'{shorten(word)}' is not a number of tricks (0 to 13)")
+        raise WiezenError(_("'{word}' is not a number of tricks (0 to 13)").format(word=shorten(word)))
     n = as_count(digits)
     if n is None or n > 13 or word.startswith("-"):
         shown = f"{'-' if word.startswith('-') else ''}{n}" if n is not None else shorten(word)
-        raise WiezenError(f"{shown} tricks: a deal has 13 tricks, so tricks are 0 to 13")
+        raise WiezenError(_("{shown} tricks: a deal has 13 tricks, so tricks are 0 to 13").format(shown=shown))
     return n
 
 
@@ -143,11 +158,12 @@ def impossible_reason(d: MiserieDeal, in_play: int = 4) -> str | None:
     Recording refuses such a line; ``calc`` still scores it by the rule table, whose arithmetic is defined for it
     (two scoring conformance cases are such lines), and warns.
     """
-    took = sum(t for _, t in d.plays)
+    took = sum(t for _p, t in d.plays)
     if len(d.plays) == in_play and took != 13:
-        shown = " + ".join(str(t) for _, t in d.plays)
-        return (f"all {in_play} players are on {d.contract.name}, so their tricks must add up to 13, not {took} "
-                f"({shown})")
+        shown = " + ".join(str(t) for _p, t in d.plays)
+        return _("all {n} players are on {contract}, so their tricks must add up to 13, not {took} ({shown})").format(
+            n=in_play, contract=d.contract.name, took=took, shown=shown
+        )
     return None
 
 
@@ -166,12 +182,12 @@ def parse_deal(
     """
     words = line.split()
     if not words:
-        raise WiezenError("empty deal line: expected e.g. 'samen 9 jan+piet 10'")
+        raise WiezenError(_("empty deal line: expected e.g. 'samen 9 jan+piet 10'"))
     if words[-1].lower() == OVER_TROEL:
         over_troel = True
         words = words[:-1]
         if not words:
-            raise WiezenError("'over-troel' follows a miserie deal line, e.g. 'open-miserie jan 0 over-troel'")
+            raise WiezenError(_("'over-troel' follows a miserie deal line, e.g. 'open-miserie jan 0 over-troel'"))
     contract, used = find_contract(words, rules)
     args = words[used:]
     act = tuple(active) if active is not None else tuple(players)
@@ -179,25 +195,28 @@ def parse_deal(
     def player(word: str) -> str:
         p = resolve_player(word, players)
         if p not in act:
-            raise WiezenError(f"{p} sits out this deal")
+            raise SitsOut(p)
         return p
 
     if isinstance(contract, MiserieContract):
         if not args or len(args) % 2:
             raise WiezenError(
-                f"{contract.name} needs PLAYER TRICKS for each player on it, e.g. '{contract.name} jan 0 piet 1'"
+                _("{contract} needs PLAYER TRICKS for each player on it, e.g. '{contract} jan 0 piet 1'").format(
+                    contract=contract.name
+                )
             )
         plays: list[tuple[str, int]] = []
         for i in range(0, len(args), 2):
             p = player(args[i])
             if p in (q for q, _ in plays):
-                raise WiezenError(f"{p} is named twice in one deal")
+                raise WiezenError(_("{player} is named twice in one deal").format(player=p))
             plays.append((p, _tricks(args[i + 1])))
-        took = sum(t for _, t in plays)
+        took = sum(t for _p, t in plays)
         if took > 13:  # more tricks than a deal has: refused everywhere, calc too
             raise WiezenError(
-                f"the players on {contract.name} took {took} tricks: more than 13 "
-                f"({' + '.join(str(t) for _, t in plays)}; a deal has 13 tricks)"
+                _("the players on {contract} took {took} tricks: more than 13 ({shown}; a deal has 13 tricks)").format(
+                    contract=contract.name, took=took, shown=" + ".join(str(t) for _p, t in plays)
+                )
             )
         md = MiserieDeal(contract, tuple(plays), over_troel)
         why = impossible_reason(md, len(act))
@@ -207,28 +226,41 @@ def parse_deal(
 
     # trick contract: [LEVEL] TAKER[+PARTNER] TRICKS
     if over_troel:
-        raise WiezenError(f"over-troel is for a miserie bid over a troel, not for {contract.name}")
+        raise WiezenError(
+            _("over-troel is for a miserie bid over a troel, not for {contract}").format(contract=contract.name)
+        )
     level = contract.levels[0]
     if args and is_digits(args[0]) and len(args) == 3:
         lv = as_count(args[0])
         if lv is None or lv not in contract.levels:
             raise WiezenError(
-                f"{contract.name} has no level {shorten(args[0]) if lv is None else lv} in house rules '{rules.name}'; "
-                f"levels: {', '.join(map(str, contract.levels))}"
+                _("{contract} has no level {level} in house rules '{rules}'; levels: {levels}").format(
+                    contract=contract.name, level=shorten(args[0]) if lv is None else lv, rules=rules.name,
+                    levels=", ".join(map(str, contract.levels)),
+                )
             )
         level = lv
         args = args[1:]
     if len(args) != 2 or (is_digits(args[0]) and not is_digits(args[1].lstrip("-"))):  # e.g. 'samen 8 A+B'
         example = f"{contract.name} {contract.levels[0]} jan{'+piet' if contract.team else ''} 9"
-        raise WiezenError(f"expected {contract.name} [LEVEL] TAKER{'+PARTNER' if contract.team else ''} TRICKS, e.g. '{example}'")
+        expected = (
+            _("expected {contract} [LEVEL] TAKER+PARTNER TRICKS, e.g. '{example}'")
+            if contract.team
+            else _("expected {contract} [LEVEL] TAKER TRICKS, e.g. '{example}'")
+        )
+        raise WiezenError(expected.format(contract=contract.name, example=example))
     names = [n for n in args[0].split("+")]
     if any(not n for n in names):
-        raise WiezenError(f"'{args[0]}' is not a taker: write TAKER or TAKER+PARTNER")
+        raise WiezenError(_("'{word}' is not a taker: write TAKER or TAKER+PARTNER").format(word=args[0]))
     takers = tuple(player(n) for n in names)
     if len(set(takers)) != len(takers):
-        raise WiezenError(f"{takers[0]} is named twice in one deal")
+        raise WiezenError(_("{player} is named twice in one deal").format(player=takers[0]))
     if contract.team and len(takers) != 2:
-        raise WiezenError(f"{contract.name} is played by two: write TAKER+PARTNER, e.g. jan+piet")
+        raise WiezenError(
+            _("{contract} is played by two: write TAKER+PARTNER, e.g. jan+piet").format(contract=contract.name)
+        )
     if not contract.team and len(takers) != 1:
-        raise WiezenError(f"{contract.name} is played alone: no partner ({'+'.join(takers)})")
+        raise WiezenError(
+            _("{contract} is played alone: no partner ({takers})").format(contract=contract.name, takers="+".join(takers))
+        )
     return TrickDeal(contract, level, takers, _tricks(args[1]))

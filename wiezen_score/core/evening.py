@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .errors import WiezenError
 from .numbers import fmt
+from .i18n import _, ngettext
 
 __all__ = ["Plan", "Progress", "parse_plan", "progress"]
 
@@ -29,10 +30,12 @@ class Plan:
 
     def describe(self, players: int) -> str:
         if self.kind == "deals":
-            return f"{self.n} deals"
+            return _("{n} deals").format(n=self.n)
         if self.kind == "rounds":
-            return f"{self.n} round{'s' if self.n != 1 else ''} ({self.n * players} deals)"
-        return f"until a player reaches {self.n} points"
+            return ngettext("{n} round ({deals} deals)", "{n} rounds ({deals} deals)", self.n).format(
+                n=self.n, deals=self.n * players
+            )
+        return _("until a player reaches {n} points").format(n=self.n)
 
 
 @dataclass(frozen=True)
@@ -49,19 +52,21 @@ def parse_plan(text: str | None) -> Plan | None:
         return None
     parts = text.split()
     if len(parts) != 2 or parts[0] not in KINDS or not parts[1].isdigit() or int(parts[1]) < 1:
-        raise WiezenError(f"'{text}' is not an evening's length: write deals N, rounds N or target N (N at least 1)")
+        raise WiezenError(
+            _("'{text}' is not an evening's length: write deals N, rounds N or target N (N at least 1)").format(text=text)
+        )
     return Plan(parts[0], int(parts[1]))
 
 
 def make_plan(deals: int | None, rounds: int | None, target: int | None) -> Plan | None:
     given = [(k, v) for k, v in (("deals", deals), ("rounds", rounds), ("target", target)) if v is not None]
     if len(given) > 1:
-        raise WiezenError("an evening has one length: give --deals, --rounds or --target, not several")
+        raise WiezenError(_("an evening has one length: give --deals, --rounds or --target, not several"))
     if not given:
         return None
     kind, n = given[0]
     if n < 1:
-        raise WiezenError(f"--{kind} {n}: the evening's length is at least 1")
+        raise WiezenError(_("--{kind} {n}: the evening's length is at least 1").format(kind=kind, n=n))
     return Plan(kind, n)
 
 
@@ -72,26 +77,39 @@ def progress(plan: Plan, players: int, deals_played: int, totals: Mapping[str, f
         leaders = [p for p, v in totals.items() if v == top]
         shown = fmt(top)
         over = top >= plan.n
-        lead = f"{' and '.join(leaders)} {'lead' if len(leaders) > 1 else 'leads'} with {shown}"
-        short = f"target {plan.n}: {lead}" if top > 0 else f"target {plan.n}"
-        line = f"evening: until a player reaches {plan.n} points; {lead if top > 0 else 'nobody is ahead yet'}"
+        who = _(" and ").join(leaders)
+        lead = ngettext("{players} leads with {points}", "{players} lead with {points}", len(leaders)).format(
+            players=who, points=shown
+        )
+        short = _("target {n}: {lead}").format(n=plan.n, lead=lead) if top > 0 else _("target {n}").format(n=plan.n)
+        line = _("evening: until a player reaches {n} points; {lead}").format(
+            n=plan.n, lead=lead if top > 0 else _("nobody is ahead yet")
+        )
         warning = ""
         if over and just_played:
-            warning = (f"{' and '.join(leaders)} reached {shown} points, the target of {plan.n}: the evening is "
-                       "over (type 'end', or `wiezen session end`)")
+            warning = _("{players} reached {points} points, the target of {n}: the evening is "
+                        "over (type 'end', or `wiezen session end`)").format(players=who, points=shown, n=plan.n)
         return Progress(short, line, over, warning)
     total = plan.n if plan.kind == "deals" else plan.n * players
-    rounds = f", round {min(deals_played // players + 1, plan.n)} of {plan.n}" if plan.kind == "rounds" else ""
+    rounds = (
+        _(", round {n} of {total}").format(n=min(deals_played // players + 1, plan.n), total=plan.n)
+        if plan.kind == "rounds"
+        else ""
+    )
     over = deals_played >= total
     if not over:
-        short = f"deal {deals_played + 1} of {total}"
-        line = f"evening: {deals_played} of {total} deals played{rounds}"
+        short = _("deal {n} of {total}").format(n=deals_played + 1, total=total)
+        line = _("evening: {n} of {total} deals played{rounds}").format(n=deals_played, total=total, rounds=rounds)
     else:
-        short = f"{deals_played} of {total} deals played"
-        line = f"evening: {deals_played} of {total} deals played: the planned length is reached"
+        short = _("{n} of {total} deals played").format(n=deals_played, total=total)
+        line = _("evening: {n} of {total} deals played: the planned length is reached").format(
+            n=deals_played, total=total
+        )
     warning = ""
     if just_played and deals_played == total:
-        warning = f"that was the last deal of the evening ({total} of {total}): type 'end', or `wiezen session end`"
+        warning = _("that was the last deal of the evening ({n} of {total}): type 'end', or `wiezen session end`").format(
+            n=total, total=total
+        )
     elif just_played and deals_played > total:
-        warning = f"deal {deals_played} is beyond the {total} deals planned for this evening"
+        warning = _("deal {n} is beyond the {total} deals planned for this evening").format(n=deals_played, total=total)
     return Progress(short, line, over, warning)

@@ -16,6 +16,7 @@ import unicodedata
 from typing import Iterable, Sequence
 
 from .errors import WiezenError
+from .i18n import _
 
 __all__ = ["check_name", "confusable", "name_key", "normalize_name", "scripts", "skeleton"]
 
@@ -65,9 +66,11 @@ def check_name(name: str) -> None:
     main = max(found, key=lambda s: sum(1 for ch in name if _script(ch) == s))
     odd = next(ch for ch in name if _script(ch) not in (None, main))
     raise WiezenError(
-        f"'{name}' mixes {' and '.join(sorted(s.title() for s in found))} letters ('{odd}' is "
-        f"{unicodedata.name(odd, 'U+%04X' % ord(odd)).title()}): it would look like another name; "
-        "write the name in one script"
+        _("'{name}' mixes {scripts} letters ('{odd}' is {char}): it would look like another name; "
+          "write the name in one script").format(
+            name=name, scripts=_(" and ").join(sorted(s.title() for s in found)), odd=odd,
+            char=unicodedata.name(odd, "U+%04X" % ord(odd)).title(),
+        )
     )
 
 
@@ -108,4 +111,8 @@ def check_table(names: Sequence[str]) -> None:
         check_name(n)
         other = confusable(n, names[:i])
         if other is not None:
-            raise WiezenError(f"'{n}' and '{other}' look the same on screen: give one of them another name")
+            raise WiezenError(
+                _("'{name}' and '{other}' look the same on screen: give one of them another name").format(
+                    name=n, other=other
+                )
+            )

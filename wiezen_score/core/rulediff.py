@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .i18n import _
 from .rules import HouseRules, MiserieContract, TrickContract
 
 __all__ = ["flatten_rules", "diff_rules"]
@@ -42,7 +43,7 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
 
 def _show(v: Any) -> str:
     if v is None:
-        return "(none)"
+        return _("(none)")
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
@@ -72,10 +73,13 @@ def diff_rules(old: HouseRules, new: HouseRules) -> list[str]:
             out.append(f"{key}: {_show(v)} -> {_show(b[key])}")
     for name in old_kinds:
         if name not in new_kinds:
-            out.append(f"contracts.{name}: removed")
+            out.append(_("contracts.{name}: removed").format(name=name))
         elif old_kinds[name] != new_kinds[name]:
-            out.append(f"contracts.{name}: replaced by a {'miserie' if new_kinds[name] else 'trick'} contract")
+            out.append(
+                (_("contracts.{name}: replaced by a miserie contract") if new_kinds[name]
+                 else _("contracts.{name}: replaced by a trick contract")).format(name=name)
+            )
     for c in new.contracts:
         if c.name not in old_kinds:
-            out.append(f"contracts.{c.name}: added")
+            out.append(_("contracts.{name}: added").format(name=c.name))
     return out

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from .errors import WiezenError
+from .i18n import _
 
 PRESETS: tuple[str, ...] = (
     "whisthub",
@@ -98,8 +99,9 @@ class HouseRules:
         c = self.find(word)
         if c is None:
             raise WiezenError(
-                f"house rules '{self.name}' have no contract '{word}'; "
-                f"they have: {', '.join(self.contract_names())}"
+                _("house rules '{rules}' have no contract '{word}'; they have: {contracts}").format(
+                    rules=self.name, word=word, contracts=", ".join(self.contract_names())
+                )
             )
         return c
 
@@ -151,7 +153,7 @@ class _Lines:
 
 def _where(lines: _Lines, section: str | None, key: str | None = None) -> str:
     no = lines.of(section, key)
-    return f"line {no}: " if no else ""
+    return _("line {no}: ").format(no=no) if no else ""
 
 
 def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
@@ -163,11 +165,15 @@ def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise WiezenError(f"{source} is not valid TOML: {e}") from None
+        raise WiezenError(_("{source} is not valid TOML: {why}").format(source=source, why=e)) from None
     except RecursionError:
-        raise WiezenError(f"{source} is not usable house rules: its tables or lists are nested too deeply") from None
+        raise WiezenError(
+            _("{source} is not usable house rules: its tables or lists are nested too deeply").format(source=source)
+        ) from None
     except ValueError as e:  # e.g. a number of thousands of digits (Python's int limit)
-        raise WiezenError(f"{source} is not usable house rules: a number in it is far too long ({e})") from None
+        raise WiezenError(
+            _("{source} is not usable house rules: a number in it is far too long ({why})").format(source=source, why=e)
+        ) from None
 
 
 def parse_rules(text: str, source: str = "house rules") -> HouseRules:
@@ -183,58 +189,58 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
 
     for k in data:
         if k not in _TOP_KEYS:
-            raise fail(f"unknown key '{k}' (known: {', '.join(sorted(_TOP_KEYS))})", None, k)
+            raise fail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TOP_KEYS))), None, k)
     name = data.get("name")
     if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise fail("'name' must be a lowercase word (letters, digits, hyphens), e.g. name = \"my-club\"", None, "name")
+        raise fail(_("'name' must be a lowercase word (letters, digits, hyphens), e.g. name = \"my-club\""), None, "name")
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise fail("'description' must be text", None, "description")
+        raise fail(_("'description' must be text"), None, "description")
     penalty = _amount(data.get("penalty", 5), "penalty", lambda m: fail(m, None, "penalty"))
     mm = data.get("multi_miserie", "alone")
     if mm not in ("alone", "split"):
-        raise fail("'multi_miserie' must be \"alone\" or \"split\"", None, "multi_miserie")
+        raise fail(_("'multi_miserie' must be \"alone\" or \"split\""), None, "multi_miserie")
     ap = data.get("all_pass", {})
     if not isinstance(ap, dict):
-        raise fail("'all_pass' must be a table: [all_pass]", None, "all_pass")
+        raise fail(_("'all_pass' must be a table: [all_pass]"), None, "all_pass")
     for k in ap:
         if k not in _ALL_PASS_KEYS:
-            raise fail(f"unknown key '{k}' in [all_pass] (known: dealer, double)", "all_pass", k)
+            raise fail(_("unknown key '{key}' in [all_pass] (known: dealer, double)").format(key=k), "all_pass", k)
     dealer = ap.get("dealer", "same")
     if dealer not in ("same", "next"):
-        raise fail("[all_pass] dealer must be \"same\" or \"next\"", "all_pass", "dealer")
+        raise fail(_("[all_pass] dealer must be \"same\" or \"next\""), "all_pass", "dealer")
     double = ap.get("double", "none")
     if double not in ALL_PASS_DOUBLE:
-        raise fail(f"[all_pass] double must be \"none\", \"once\", \"stack\" or \"queue\" (got {double!r})",
+        raise fail(_("[all_pass] double must be \"none\", \"once\", \"stack\" or \"queue\" (got {value})").format(value=repr(double)),
                    "all_pass", "double")
     doubling = data.get("doubling", "multiply")
     if doubling not in DOUBLING:
-        raise fail(f"'doubling' must be \"multiply\" or \"add\" (got {doubling!r})", None, "doubling")
+        raise fail(_("'doubling' must be \"multiply\" or \"add\" (got {value})").format(value=repr(doubling)), None, "doubling")
     cdata = data.get("contracts")
     if not isinstance(cdata, dict) or not cdata:
-        raise fail("no contracts: add at least one [contracts.NAME] table")
+        raise fail(_("no contracts: add at least one [contracts.NAME] table"))
     contracts: list[Contract] = []
     seen: dict[str, str] = {}
     for cname, spec in cdata.items():
         section = f"contracts.{cname}"
 
         def cfail(msg: str, key: str | None = None, _s: str = section, _c: str = cname) -> WiezenError:
-            return fail(f"contract '{_c}': {msg}", _s, key)
+            return fail(_("contract '{contract}': {message}").format(contract=_c, message=msg), _s, key)
 
         if not _NAME_RE.match(cname):
-            raise cfail("a contract name is a lowercase word with hyphens, e.g. grote-miserie")
+            raise cfail(_("a contract name is a lowercase word with hyphens, e.g. grote-miserie"))
         if not isinstance(spec, dict):
-            raise cfail("must be a table")
+            raise cfail(_("must be a table"))
         c = _contract(cname, spec, cfail)
         if doubling == "add" and isinstance(c, TrickContract) and c.all_tricks_times not in (None, 2):
             raise cfail(
-                f"with doubling = \"add\", all 13 tricks is one doubling: 'all_tricks_times' must be 2 "
-                f"(got {c.all_tricks_times}); for a fixed amount write all_tricks = N",
+                _("with doubling = \"add\", all 13 tricks is one doubling: 'all_tricks_times' must be 2 "
+                  "(got {value}); for a fixed amount write all_tricks = N").format(value=c.all_tricks_times),
                 "all_tricks_times",
             )
         for word in (c.name, *c.aliases):
             if word in seen:
-                raise cfail(f"'{word}' is already used by contract '{seen[word]}'", "aliases")
+                raise cfail(_("'{word}' is already used by contract '{contract}'").format(word=word, contract=seen[word]), "aliases")
             seen[word] = c.name
         contracts.append(c)
     return HouseRules(
@@ -254,33 +260,41 @@ MAX_AMOUNT = 10_000  # points, tricks or levels in a house-rules file: anything 
 
 def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise fail(f"'{key}' must be a whole number")
+        raise fail(_("'{key}' must be a whole number").format(key=key))
     if v < minimum:
-        raise fail(f"'{key}' must not be {'negative' if minimum == 0 else f'below {minimum}'} (got {v})")
+        raise fail(
+            (_("'{key}' must not be negative (got {value})") if minimum == 0
+             else _("'{key}' must not be below {minimum} (got {value})")).format(key=key, minimum=minimum, value=v)
+        )
     if v > MAX_AMOUNT:
-        raise fail(f"'{key}' must be at most {MAX_AMOUNT} (got {v})")
+        raise fail(_("'{key}' must be at most {most} (got {value})").format(key=key, most=MAX_AMOUNT, value=v))
     return v
 
 
 def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     aliases = spec.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) and _NAME_RE.match(a) for a in aliases):
-        raise cfail("'aliases' must be a list of lowercase words", "aliases")
+        raise cfail(_("'aliases' must be a list of lowercase words"), "aliases")
     has_levels = "levels" in spec
     has_miserie = "miserie" in spec
     if has_levels and has_miserie:
-        raise cfail("has both 'levels' and 'miserie': a contract is either played for tricks or a miserie")
+        raise cfail(_("has both 'levels' and 'miserie': a contract is either played for tricks or a miserie"))
     if not has_levels and not has_miserie:
-        raise cfail("has neither 'levels' nor 'miserie'")
+        raise cfail(_("has neither 'levels' nor 'miserie'"))
     if has_miserie:
         for k in spec:
             if k not in _MISERIE_KEYS:
-                raise cfail(f"unknown key '{k}' for a miserie contract (known: {', '.join(sorted(_MISERIE_KEYS))})", k)
+                raise cfail(
+                    _("unknown key '{key}' for a miserie contract (known: {keys})").format(
+                        key=k, keys=", ".join(sorted(_MISERIE_KEYS))
+                    ),
+                    k,
+                )
         tricks = _amount(spec["miserie"], "miserie", lambda m: cfail(m, "miserie"))
         if tricks > 13:
-            raise cfail("'miserie' is the number of tricks to take, 0 to 13", "miserie")
+            raise cfail(_("'miserie' is the number of tricks to take, 0 to 13"), "miserie")
         if "points" not in spec:
-            raise cfail("missing 'points'")
+            raise cfail(_("missing 'points'"))
         points = _amount(spec["points"], "points", lambda m: cfail(m, "points"))
         ot = spec.get("over_troel")
         if ot is not None:
@@ -288,27 +302,28 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot)
     for k in spec:
         if k not in _TRICK_KEYS:
-            raise cfail(f"unknown key '{k}' (known: {', '.join(sorted(_TRICK_KEYS))})", k)
+            raise cfail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TRICK_KEYS))), k)
     team = spec.get("team", False)
     if not isinstance(team, bool):
-        raise cfail("'team' must be true or false", "team")
+        raise cfail(_("'team' must be true or false"), "team")
     lists: dict[str, tuple[int, ...]] = {}
     for key in ("levels", "made", "lost"):
         if key not in spec:
-            raise cfail(f"missing '{key}' (one amount per level)")
+            raise cfail(_("missing '{key}' (one amount per level)").format(key=key))
         v = spec[key]
         if not isinstance(v, list) or not v:
-            raise cfail(f"'{key}' must be a non-empty list of whole numbers", key)
+            raise cfail(_("'{key}' must be a non-empty list of whole numbers").format(key=key), key)
         lists[key] = tuple(_amount(x, key, lambda m, _k=key: cfail(m, _k)) for x in v)
     levels = lists["levels"]
     if len(lists["made"]) != len(levels) or len(lists["lost"]) != len(levels):
         raise cfail(
-            f"'levels', 'made' and 'lost' must have the same length "
-            f"(got {len(levels)}, {len(lists['made'])}, {len(lists['lost'])})",
+            _("'levels', 'made' and 'lost' must have the same length (got {levels}, {made}, {lost})").format(
+                levels=len(levels), made=len(lists["made"]), lost=len(lists["lost"])
+            ),
             "made" if len(lists["made"]) != len(levels) else "lost",
         )
     if any(not 1 <= lv <= 13 for lv in levels) or list(levels) != sorted(set(levels)):
-        raise cfail("'levels' must be increasing numbers of tricks from 1 to 13", "levels")
+        raise cfail(_("'levels' must be increasing numbers of tricks from 1 to 13"), "levels")
     opts: dict[str, Any] = {}
     for key in ("overtrick", "undertrick"):
         if key in spec:
@@ -316,16 +331,16 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     if "overtrick_cap" in spec:
         cap = _amount(spec["overtrick_cap"], "overtrick_cap", lambda m: cfail(m, "overtrick_cap"))
         if not levels[0] <= cap <= 13:
-            raise cfail(f"'overtrick_cap' must be between {levels[0]} and 13", "overtrick_cap")
+            raise cfail(_("'overtrick_cap' must be between {lowest} and 13").format(lowest=levels[0]), "overtrick_cap")
         opts["overtrick_cap"] = cap
     if "promote" in spec:
         if not isinstance(spec["promote"], bool):
-            raise cfail("'promote' must be true or false", "promote")
+            raise cfail(_("'promote' must be true or false"), "promote")
         opts["promote"] = spec["promote"]
         if spec["promote"] and spec.get("overtrick"):
-            raise cfail("'promote' replaces overtrick points: give one or the other", "promote")
+            raise cfail(_("'promote' replaces overtrick points: give one or the other"), "promote")
     if "all_tricks" in spec and "all_tricks_times" in spec:
-        raise cfail("give 'all_tricks' or 'all_tricks_times', not both", "all_tricks_times")
+        raise cfail(_("give 'all_tricks' or 'all_tricks_times', not both"), "all_tricks_times")
     if "all_tricks" in spec:
         opts["all_tricks"] = _amount(spec["all_tricks"], "all_tricks", lambda m: cfail(m, "all_tricks"))
     if "all_tricks_times" in spec:
@@ -335,7 +350,7 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     if "doublings" in spec:
         n = _amount(spec["doublings"], "doublings", lambda m: cfail(m, "doublings"))
         if n > 4:
-            raise cfail(f"'doublings' is how often the contract counts double, 0 to 4 (got {n})", "doublings")
+            raise cfail(_("'doublings' is how often the contract counts double, 0 to 4 (got {value})").format(value=n), "doublings")
         opts["doublings"] = n
     return TrickContract(
         name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
@@ -394,14 +409,16 @@ def to_toml(rules: HouseRules) -> str:
 
 def summary(rules: HouseRules) -> str:
     """One line saying what sets these house rules apart."""
-    dealer = {"same": "same dealer", "next": "next dealer"}[rules.all_pass_dealer]
+    dealer = {"same": _("same dealer"), "next": _("next dealer")}[rules.all_pass_dealer]
     double = {
-        "none": "no doubling",
-        "once": "next deal x2",
-        "stack": "each one doubles again",
-        "queue": "each one doubles one later deal",
+        "none": _("no doubling"),
+        "once": _("next deal x2"),
+        "stack": _("each one doubles again"),
+        "queue": _("each one doubles one later deal"),
     }[rules.all_pass_double]
-    out = f"{rules.description}; rondje pas: {dealer}, {double}; several miseries: {rules.multi_miserie}"
+    out = _("{description}; rondje pas: {dealer}, {double}; several miseries: {miseries}").format(
+        description=rules.description, dealer=dealer, double=double, miseries=rules.multi_miserie
+    )
     if rules.doubling != "multiply":
-        out += f"; doublings {rules.doubling}"
+        out += _("; doublings {how}").format(how=rules.doubling)
     return out

@@ -12,6 +12,7 @@ from typing import Mapping, Sequence, Union
 from .deal import Deal, MiserieDeal, TrickDeal
 from .errors import WiezenError
 from .numbers import signed
+from .i18n import _, ngettext
 from .rules import HouseRules, MiserieContract, TrickContract
 
 if False:  # pragma: no cover - typing only, keeps fractions off the start-up path
@@ -40,38 +41,43 @@ def score(
     ``multiplier`` >= 1 is the pending rondje-pas doubling (x2 once, x4 after two stacked rondjes pas ...).
     Under ``doubling = "multiply"`` it multiplies every amount, like the contract's own doublings and all 13
     tricks with ``all_tricks_times``; under ``doubling = "add"`` it counts as log2(multiplier) doublings, and
-    the amount is multiplied by 1 + the number of doublings of the deal.
+    the amount is multiplied by 1 + the number of doublings of the deal. ``why_multiplier`` is shown after
+    the factor (already in the language of the explanation).
     """
     if len(active) != 4:
-        raise WiezenError(f"a deal is played by exactly four players, not {len(active)}")
+        raise WiezenError(_("a deal is played by exactly four players, not {n}").format(n=len(active)))
     if multiplier < 1:
-        raise WiezenError(f"the multiplier must be 1 or more, not {multiplier}")
+        raise WiezenError(_("the multiplier must be 1 or more, not {n}").format(n=multiplier))
     add = rules.doubling == "add"
     pass_doublings = multiplier.bit_length() - 1
     if add and multiplier != 1 << pass_doublings:
         raise WiezenError(
-            f"house rules '{rules.name}' add doublings (doubling = \"add\"): the multiplier counts rondje-pas "
-            f"doublings and is 1, 2, 4, 8 ..., not {multiplier}"
+            _("house rules '{rules}' add doublings (doubling = \"add\"): the multiplier counts rondje-pas "
+              "doublings and is 1, 2, 4, 8 ..., not {n}").format(rules=rules.name, n=multiplier)
         )
     pass_label = "rondje pas" + (f" x{multiplier}" if multiplier > 2 else "")
     made: bool | None
+    summary: str | None = None
     if isinstance(deal, TrickDeal):
-        pts, made, steps = _trick(deal, active, add, multiplier, pass_doublings, pass_label)
+        pts, made, steps, summary = _trick(deal, active, add, multiplier, pass_doublings, pass_label)
         if add or multiplier == 1:
-            return Score(pts, multiplier, made, tuple(steps))
-        summary = steps.pop() if steps and steps[-1].startswith("doublings") else None
+            return Score(pts, multiplier, made, tuple(steps + ([summary] if summary else [])))
     else:
         pts, made, steps = _miserie(deal, rules, active)
-        summary = None
     factor = 1 + pass_doublings if add else multiplier
     if factor != 1:
         pts = {p: v * factor for p, v in pts.items()}
         if add and factor != multiplier:
-            steps.append(f"doublings (added): {pass_label}: 1 + {pass_doublings} = x{factor}")
-        steps.append(
-            f"x{factor}{' ' + why_multiplier if why_multiplier else ''}: "
-            + ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
-        )
+            steps.append(
+                _("doublings (added): {what}: 1 + {n} = x{factor}").format(
+                    what=pass_label, n=pass_doublings, factor=factor
+                )
+            )
+        all_points = ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+        if why_multiplier:
+            steps.append(_("x{factor} {why}: {points}").format(factor=factor, why=why_multiplier, points=all_points))
+        else:
+            steps.append(_("x{factor}: {points}").format(factor=factor, points=all_points))
     if summary:
         steps.append(summary)
     return Score(pts, multiplier, made, tuple(steps))
@@ -90,10 +96,11 @@ def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, so
 
 def _trick(
     deal: TrickDeal, active: Sequence[str], add: bool, multiplier: int, pass_doublings: int, pass_label: str
-) -> tuple[dict[str, Points], bool, list[str]]:
-    """Points of a trick contract. With ``add`` the rondje-pas doublings are counted in; otherwise the caller
-    multiplies by ``multiplier`` afterwards, and the last step (when it starts with "doublings") sums up how the
-    doublings combined."""
+) -> tuple[dict[str, Points], bool, list[str], str]:
+    """Points of a trick contract, the steps, and (or "") how the doublings combined when they are multiplied.
+
+    With ``add`` the rondje-pas doublings are counted in; otherwise the caller multiplies by ``multiplier``
+    afterwards and shows the summary last."""
     c: TrickContract = deal.contract
     lv, t = deal.level, deal.tricks
     made_amt, lost_amt = c.amounts(lv)
@@ -101,86 +108,132 @@ def _trick(
     label = f"{c.name} {lv}" if len(c.levels) > 1 or lv != 13 else c.name
     made = t >= lv
     steps: list[str] = []
-    # every doubling of the deal: (what, factor when multiplied, doublings when added)
-    doublings: list[tuple[str, int, int]] = []
+    # every doubling of the deal: (what, factor when multiplied, doublings when added, all 13 tricks?)
+    doublings: list[tuple[str, int, int, bool]] = []
     if c.doublings:
-        doublings.append((c.name if c.doublings == 1 else f"{c.name} ({c.doublings} doublings)", 2**c.doublings, c.doublings))
+        what = c.name if c.doublings == 1 else _("{contract} ({n} doublings)").format(contract=c.name, n=c.doublings)
+        doublings.append((what, 2**c.doublings, c.doublings, False))
     if made:
-        steps.append(f"{label} by {who}: made with {t} tricks")
+        steps.append(
+            ngettext("{label} by {who}: made with {tricks} tricks", "{label} by {who}: made with {tricks} tricks", t)
+            .format(label=label, who=who, tricks=t)
+        )
         if t == 13 and c.all_tricks is not None:
             x = c.all_tricks
-            steps.append(f"all 13 tricks: {x}")
+            steps.append(_("all 13 tricks: {points}").format(points=x))
         else:
             if c.promote and t > lv:
                 top = max(lv2 for lv2 in c.levels if lv2 <= t)
                 x = c.amounts(top)[0]
                 steps.append(
-                    f"{t} tricks score as {c.name} {top}: {x}" if top != lv else f"{c.name} {lv} made: {x}"
+                    _("{tricks} tricks score as {contract} {level}: {points}").format(
+                        tricks=t, contract=c.name, level=top, points=x
+                    )
+                    if top != lv
+                    else _("{contract} {level} made: {points}").format(contract=c.name, level=lv, points=x)
                 )
             elif c.overtrick and t > lv:
                 counted = min(t, c.overtrick_cap) if c.overtrick_cap is not None else t
                 over = max(counted - lv, 0)  # a cap below the level bid: no overtrick counts
                 x = made_amt + c.overtrick * over
-                cap_note = f" (none beyond the {c.overtrick_cap}th trick)" if counted < t else ""
+                cap_note = (
+                    _(" (none beyond the {cap}th trick)").format(cap=c.overtrick_cap) if counted < t else ""
+                )
                 steps.append(
-                    f"{made_amt} + {over} overtrick{'s' if over != 1 else ''} x {c.overtrick} = {x}{cap_note}"
+                    ngettext(
+                        "{made} + {over} overtrick x {each} = {points}{cap_note}",
+                        "{made} + {over} overtricks x {each} = {points}{cap_note}",
+                        over,
+                    ).format(made=made_amt, over=over, each=c.overtrick, points=x, cap_note=cap_note)
                 )
             else:
                 x = made_amt
-                steps.append(f"{label} made: {x}" + (" (no overtrick points)" if t > lv else ""))
+                steps.append(
+                    (_("{label} made: {points} (no overtrick points)") if t > lv else _("{label} made: {points}"))
+                    .format(label=label, points=x)
+                )
             if t == 13 and c.all_tricks_times and c.all_tricks_times != 1:
-                doublings.append(("all 13 tricks", c.all_tricks_times, 1))
+                doublings.append((_("all 13 tricks"), c.all_tricks_times, 1, True))
     else:
         short = lv - t
         x = lost_amt + c.undertrick * (short - 1)
-        steps.append(f"{label} by {who}: lost with {t} tricks, {short} short")
+        steps.append(
+            ngettext(
+                "{label} by {who}: lost with {tricks} tricks, {short} short",
+                "{label} by {who}: lost with {tricks} tricks, {short} short",
+                t,
+            ).format(label=label, who=who, tricks=t, short=short)
+        )
         if c.undertrick and short > 1:
-            steps.append(f"{lost_amt} + {short - 1} further undertrick{'s' if short > 2 else ''} x {c.undertrick} = {x}")
+            steps.append(
+                ngettext(
+                    "{lost} + {n} further undertrick x {each} = {points}",
+                    "{lost} + {n} further undertricks x {each} = {points}",
+                    short - 1,
+                ).format(lost=lost_amt, n=short - 1, each=c.undertrick, points=x)
+            )
         else:
-            steps.append(f"{label} lost: {x}")
+            steps.append(_("{label} lost: {points}").format(label=label, points=x))
     summary = ""
     if add:
         if pass_doublings:
-            doublings.append((pass_label, multiplier, pass_doublings))
+            doublings.append((pass_label, multiplier, pass_doublings, False))
         if doublings:
             n = sum(d[2] for d in doublings)
             x2 = x * (1 + n)
             steps.append(
-                f"doublings (added): {', '.join(d[0] for d in doublings)}: 1 + {n} = x{1 + n}: {x} x {1 + n} = {x2}"
+                _("doublings (added): {what}: 1 + {n} = x{factor}: {points} x {factor} = {result}").format(
+                    what=", ".join(d[0] for d in doublings), n=n, factor=1 + n, points=x, result=x2
+                )
             )
             x = x2
     else:
-        for what, factor, n in doublings:
+        for what, factor, n, all13 in doublings:
             x2 = x * factor
-            if what == "all 13 tricks":
-                steps.append(f"all 13 tricks (onder tafel): {x} x {factor} = {x2}")
+            if all13:
+                steps.append(
+                    _("all 13 tricks (onder tafel): {points} x {factor} = {result}").format(
+                        points=x, factor=factor, result=x2
+                    )
+                )
+            elif n == 1:
+                steps.append(
+                    _("{contract} counts double (doublings = {n}): {points} x {factor} = {result}").format(
+                        contract=c.name, n=n, points=x, factor=factor, result=x2
+                    )
+                )
             else:
-                steps.append(f"{c.name} counts {'double' if n == 1 else f'x{factor}'} (doublings = {n}): {x} x {factor} = {x2}")
+                steps.append(
+                    _("{contract} counts x{factor} (doublings = {n}): {points} x {factor} = {result}").format(
+                        contract=c.name, n=n, points=x, factor=factor, result=x2
+                    )
+                )
             x = x2
         if multiplier > 1:
-            doublings.append((pass_label, multiplier, pass_doublings))
+            doublings.append((pass_label, multiplier, pass_doublings, False))
         if len(doublings) > 1:
             factors = [d[1] for d in doublings]
             total = 1
             for f in factors:
                 total *= f
-            summary = (
-                f"doublings (multiplied): {', '.join(d[0] for d in doublings)}: "
-                f"{' x '.join(str(f) for f in factors)} = x{total}"
+            summary = _("doublings (multiplied): {what}: {factors} = x{total}").format(
+                what=", ".join(d[0] for d in doublings), factors=" x ".join(str(f) for f in factors), total=total
             )
     pts = _settle(deal.takers, active, x, made, solo=not c.team)
+    win, lose = ("+", "-") if made else ("-", "+")
     if c.team:
         steps.append(
-            f"team contract: each taker {'+' if made else '-'}{x}, each defender {'-' if made else '+'}{x}"
+            _("team contract: each taker {taker}, each defender {defender}").format(
+                taker=f"{win}{x}", defender=f"{lose}{x}"
+            )
         )
     else:
         steps.append(
-            f"solo contract: {deal.takers[0]} {'+' if made else '-'}3 x {x} = {'+' if made else '-'}{3 * x}, "
-            f"each defender {'-' if made else '+'}{x}"
+            _("solo contract: {player} {times} = {points}, each defender {defender}").format(
+                player=deal.takers[0], times=f"{win}3 x {x}", points=f"{win}{3 * x}", defender=f"{lose}{x}"
+            )
         )
-    if summary:
-        steps.append(summary)
-    return pts, made, steps
+    return pts, made, steps, summary
 
 
 def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tuple[dict[str, Points], bool | None, list[str]]:
@@ -189,14 +242,38 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     steps: list[str] = []
     if deal.over_troel and c.over_troel is not None:
         x = c.over_troel
-        steps.append(f"{c.name} bid over a troel: {x} instead of {c.points}")
+        steps.append(
+            _("{contract} bid over a troel: {points} instead of {usual}").format(
+                contract=c.name, points=x, usual=c.points
+            )
+        )
     elif deal.over_troel:
-        steps.append(f"bid over a troel: house rules '{rules.name}' give {c.name} no other amount for that")
-    need = "no trick" if c.tricks == 0 else f"exactly {c.tricks} trick{'s' if c.tricks != 1 else ''}"
+        steps.append(
+            _("bid over a troel: house rules '{rules}' give {contract} no other amount for that").format(
+                rules=rules.name, contract=c.name
+            )
+        )
+    need = (
+        _("no trick")
+        if c.tricks == 0
+        else ngettext("exactly {n} trick", "exactly {n} tricks", c.tricks).format(n=c.tricks)
+    )
     results = [(p, t == c.tricks) for p, t in deal.plays]
     for p, ok in results:
         t = dict(deal.plays)[p]
-        steps.append(f"{c.name} by {p} ({need}): {'made' if ok else 'lost'} with {t} trick{'s' if t != 1 else ''}, {x}")
+        if ok:
+            line = ngettext(
+                "{contract} by {player} ({need}): made with {tricks} trick, {points}",
+                "{contract} by {player} ({need}): made with {tricks} tricks, {points}",
+                t,
+            )
+        else:
+            line = ngettext(
+                "{contract} by {player} ({need}): lost with {tricks} trick, {points}",
+                "{contract} by {player} ({need}): lost with {tricks} tricks, {points}",
+                t,
+            )
+        steps.append(line.format(contract=c.name, player=p, need=need, tricks=t, points=x))
     pts: dict[str, Points] = {p: 0 for p in active}
     if len(results) == 1 or rules.multi_miserie == "alone":
         for p, ok in results:
@@ -204,21 +281,28 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
                 pts[q] += v
             if len(results) > 1:
                 steps.append(
-                    f"  {p} {'made' if ok else 'lost'}: {p} {'+' if ok else '-'}{3 * x}, "
-                    f"each other player {'-' if ok else '+'}{x}"
+                    (_("  {player} made: {player} {points}, each other player {others}") if ok
+                     else _("  {player} lost: {player} {points}, each other player {others}"))
+                    .format(player=p, points=f"{'+' if ok else '-'}{3 * x}", others=f"{'-' if ok else '+'}{x}")
                 )
         if len(results) > 1:
             steps.append(
-                "several miseries (alone): each settled against the other three, then added up: "
-                + ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+                _("several miseries (alone): each settled against the other three, then added up: {points}").format(
+                    points=", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+                )
             )
         else:
             p, ok = results[0]
-            steps.append(f"solo: {p} {'+' if ok else '-'}3 x {x} = {'+' if ok else '-'}{3 * x}, each other player {'-' if ok else '+'}{x}")
-        made_all = {ok for _, ok in results}
+            win, lose = ("+", "-") if ok else ("-", "+")
+            steps.append(
+                _("solo: {player} {times} = {points}, each other player {others}").format(
+                    player=p, times=f"{win}3 x {x}", points=f"{win}{3 * x}", others=f"{lose}{x}"
+                )
+            )
+        made_all = {ok for _p, ok in results}
         return pts, (made_all.pop() if len(made_all) == 1 else None), steps
     # split (several miserie players)
-    on = [p for p, _ in results]
+    on = [p for p, _ok in results]
     winners = [p for p, ok in results if ok]
     losers = [p for p, ok in results if not ok]
     others = [p for p in active if p not in on]
@@ -231,12 +315,16 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
             for p in others:
                 pts[p] = share
             steps.append(
-                f"several miseries (split), all {'made' if winners else 'lost'}: each {'+' if sign > 0 else '-'}{3 * x}; "
-                f"the others share {signed(-sign * 3 * x * len(on))}: {signed(share)} each"
+                (_("several miseries (split), all made: each {each}; the others share {total}: {share} each")
+                 if winners else
+                 _("several miseries (split), all lost: each {each}; the others share {total}: {share} each"))
+                .format(
+                    each=f"{'+' if sign > 0 else '-'}{3 * x}", total=signed(-sign * 3 * x * len(on)), share=signed(share)
+                )
             )
         else:
             pts = {p: 0 for p in active}
-            steps.append("all four on miserie with the same result: nobody to settle with, 0 for everyone")
+            steps.append(_("all four on miserie with the same result: nobody to settle with, 0 for everyone"))
         return pts, bool(winners), steps
     gain = 3 * x * len(winners)
     share = _share(-gain, len(losers))
@@ -245,8 +333,8 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     for p in losers:
         pts[p] = share
     steps.append(
-        f"several miseries (split), mixed: each who made it +{3 * x}; those who lost share -{gain}: "
-        f"{signed(share)} each; the others 0"
+        _("several miseries (split), mixed: each who made it {each}; those who lost share {total}: "
+          "{share} each; the others 0").format(each=f"+{3 * x}", total=f"-{gain}", share=signed(share))
     )
     return pts, None, steps
 

@@ -7,6 +7,7 @@ import random
 from typing import Any, Sequence
 
 from .errors import WiezenError
+from .i18n import _
 
 MAX_PLAYERS = 600
 
@@ -18,7 +19,9 @@ def table_sizes(n: int) -> list[int]:
         return [n]
     if n < 8 or n > MAX_PLAYERS:
         raise WiezenError(
-            f"{n} players cannot be seated at tables of 4 to 6: seat 4, 5, 6, or 8 to {MAX_PLAYERS} players"
+            _("{n} players cannot be seated at tables of 4 to 6: seat 4, 5, 6, or 8 to {most} players").format(
+                n=n, most=MAX_PLAYERS
+            )
         )
     t, r = divmod(n, 4)
     sizes = [4] * t
@@ -40,10 +43,10 @@ def check_players(players: Sequence[str]) -> None:
     seen: dict[str, str] = {}
     for p in players:
         if not p:
-            raise WiezenError("an empty player name in the list: give names separated by commas")
+            raise WiezenError(_("an empty player name in the list: give names separated by commas"))
         k = p.casefold()
         if k in seen:
-            raise WiezenError(f"'{p}' is named twice: every player is seated once")
+            raise WiezenError(_("'{player}' is named twice: every player is seated once").format(player=p))
         seen[k] = p
 
 
@@ -65,7 +68,7 @@ def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int 
     """The final table: the winners of the rounds (in order of the ranking when there are more of them than
     seats), completed from the ranking. Returns ``[{"player": NAME, "why": TEXT}]``."""
     if not 4 <= size <= 6:
-        raise WiezenError(f"a final table seats 4 to 6 players, not {size}")
+        raise WiezenError(_("a final table seats 4 to 6 players, not {n}").format(n=size))
     pos = {p: i for i, p in enumerate(ranking)}
     winners: list[tuple[str, list[int]]] = []
     for rnd, p in enumerate(round_winners, 1):
@@ -88,5 +91,5 @@ def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int 
             out.append({"player": p, "why": f"placed {i + 1} in the ranking"})
             seated.add(p)
     if len(out) < size:
-        raise WiezenError(f"only {len(out)} players for a final table of {size}")
+        raise WiezenError(_("only {n} players for a final table of {size}").format(n=len(out), size=size))
     return out

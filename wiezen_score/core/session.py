@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .deal import Deal, TrickDeal, parse_deal, resolve_player
+from .deal import Deal, SitsOut, TrickDeal, parse_deal, resolve_player
 from .errors import WiezenError
+from .i18n import _, ngettext
 from .rules import HouseRules
 from .scoring import Points, score
 
@@ -94,7 +95,7 @@ def active_seats(n: int, dealer: int) -> tuple[int, ...]:
         return tuple(s for s in range(5) if s != dealer)
     if n == 6:
         return tuple(s for s in range(6) if s not in (dealer, (dealer + 3) % 6))
-    raise WiezenError(f"a table has 4 to 6 players, not {n}")
+    raise WiezenError(_("a table has 4 to 6 players, not {n}").format(n=n))
 
 
 def active_players(players: Sequence[str], dealer: int) -> tuple[str, ...]:
@@ -110,14 +111,12 @@ def parse_entry_deal(e: EntryInput, rules: HouseRules, players: Sequence[str], s
     act = active_players(players, state.dealer)
     try:
         return parse_deal(e.text, rules, players, act, over_troel=e.over_troel)
-    except WiezenError as err:
-        if str(err).endswith("sits out this deal"):
-            dealer = players[state.dealer]
-            raise WiezenError(
-                f"{str(err)[: -len(' sits out this deal')]} sits out this deal "
-                f"({dealer} deals; playing: {', '.join(act)})"
-            ) from None
-        raise
+    except SitsOut as err:
+        raise WiezenError(
+            _("{player} sits out this deal ({dealer} deals; playing: {players})").format(
+                player=err.player, dealer=players[state.dealer], players=", ".join(act)
+            )
+        ) from None
 
 
 def apply(
@@ -132,7 +131,7 @@ def apply(
     if e.kind == "deal":
         d = parse_entry_deal(e, rules, players, state)
         act = active_players(players, state.dealer)
-        why = "after rondje pas" if state.pending > 1 else ""
+        why = _("after rondje pas") if state.pending > 1 else ""
         s = score(d, rules, act, state.pending, why)
         if isinstance(d, TrickDeal):
             takers = {p: bool(s.made) for p in d.takers}
@@ -154,65 +153,90 @@ def apply(
             pending = {"none": state.pending, "once": 2, "stack": state.pending * 2}[mode]
             if pending > MAX_MULTIPLIER:
                 raise WiezenError(
-                    f"another rondje pas would make the next deal count x{pending}: wiezen doubles up to "
-                    f"x{MAX_MULTIPLIER} ({MAX_MULTIPLIER.bit_length() - 1} rondjes pas in a row); record the deal "
-                    "that is played, or a redeal"
+                    _("another rondje pas would make the next deal count x{pending}: wiezen doubles up to "
+                      "x{most} ({n} rondjes pas in a row); record the deal that is played, or a redeal").format(
+                        pending=pending, most=MAX_MULTIPLIER, n=MAX_MULTIPLIER.bit_length() - 1
+                    )
                 )
             after = TableState(dealer, pending)
-        steps = ["rondje pas: everybody passed, no contract is played: 0 for everyone"]
+        steps = [_("rondje pas: everybody passed, no contract is played: 0 for everyone")]
         if mode == "once":
-            steps.append("the next deal that is played counts double" + (" (already pending: no extra doubling)" if state.pending > 1 else ""))
+            steps.append(
+                _("the next deal that is played counts double (already pending: no extra doubling)")
+                if state.pending > 1
+                else _("the next deal that is played counts double")
+            )
         elif mode == "stack":
-            steps.append(f"each rondje pas doubles again: the next deal that is played counts x{after.pending}")
+            steps.append(
+                _("each rondje pas doubles again: the next deal that is played counts x{n}").format(n=after.pending)
+            )
         elif mode == "queue":
             owed = after.owed()
             steps.append(
-                "each rondje pas doubles one later deal: "
-                + ("the next deal that is played counts double" if owed == 1 else f"the next {owed} deals that are played count double each")
+                _("each rondje pas doubles one later deal: the next deal that is played counts double")
+                if owed == 1
+                else _("each rondje pas doubles one later deal: the next {n} deals that are played count double each")
+                .format(n=owed)
             )
-        steps.append(f"{players[dealer]} deals next" + (" (the same dealer deals again)" if dealer == state.dealer else ""))
+        # the last step (calc, which has no table, leaves it out)
+        steps.append(
+            (_("{player} deals next (the same dealer deals again)") if dealer == state.dealer
+             else _("{player} deals next")).format(player=players[dealer])
+        )
         return Scored("pass", "pas", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), after)
     if e.kind == "redeal":
         act = active_players(players, state.dealer)
-        steps = ["redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again"]
+        steps = [_("redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again")]
         if state.pending > 1:
-            steps.append(f"the pending x{state.pending} stays for the next deal that is played")
+            steps.append(_("the pending x{n} stays for the next deal that is played").format(n=state.pending))
         if state.queued:
-            steps.append(f"{state.queued} more doubled deal{'s' if state.queued > 1 else ''} stay queued after it")
+            steps.append(
+                ngettext(
+                    "{n} more doubled deal stay queued after it", "{n} more doubled deals stay queued after it", state.queued
+                ).format(n=state.queued)
+            )
         return Scored("redeal", "redeal", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), state, reason=e.reason)
     if e.kind == "penalty":
         offender = resolve_player(e.offender, players)
         if e.deal_no is not None and deal_players is not None and e.deal_no in deal_players:
             act = tuple(deal_players[e.deal_no])
-            where = f"deal {e.deal_no}"
+            where = _("deal {no}").format(no=e.deal_no)
         elif e.deal_no is not None and deal_players is not None:
-            raise WiezenError(f"there is no recorded deal {e.deal_no} in this session to link the penalty to")
+            raise WiezenError(
+                _("there is no recorded deal {no} in this session to link the penalty to").format(no=e.deal_no)
+            )
         else:
             act = active_players(players, state.dealer)
-            where = "the deal in play"
+            where = _("the deal in play")
         payees = [p for p in act if p != offender]
         pts: dict[str, Points] = {p: 0 for p in act}
         if offender not in pts:
             pts = {offender: 0, **pts}
         if e.round:
-            steps = [f"penalty for {offender}: een rondje geven (buys a round): no points, one more round owed"]
+            steps = [
+                _("penalty for {player}: een rondje geven (buys a round): no points, one more round owed").format(
+                    player=offender
+                )
+            ]
         else:
             amount = rules.penalty
             pts[offender] = -amount * len(payees)
             for p in payees:
                 pts[p] = amount
             steps = [
-                f"penalty (strafpunten) for {offender}: pays {amount} to each other player of {where} "
-                f"({', '.join(payees)}) = -{amount * len(payees)}",
-                "penalties are never doubled and leave a pending doubling for the next deal",
+                _("penalty (strafpunten) for {player}: pays {amount} to each other player of {where} "
+                  "({payees}) = -{total}").format(
+                    player=offender, amount=amount, where=where, payees=", ".join(payees), total=amount * len(payees)
+                ),
+                _("penalties are never doubled and leave a pending doubling for the next deal"),
             ]
         if e.reason:
-            steps.insert(0, f"reason: {e.reason}")
+            steps.insert(0, _("reason: {reason}").format(reason=e.reason))
         return Scored(
             "penalty", f"penalty {offender}" + (" round" if e.round else ""), state.dealer, 1, pts, {},
             tuple(steps), state, offender=offender, round=e.round, reason=e.reason, deal_no=e.deal_no,
         )
-    raise WiezenError(f"unknown entry kind '{e.kind}' (known: {', '.join(KINDS)})")
+    raise WiezenError(_("unknown entry kind '{kind}' (known: {kinds})").format(kind=e.kind, kinds=", ".join(KINDS)))
 
 
 class Fold:
@@ -262,7 +286,7 @@ class Fold:
     def undo(self) -> int:
         """Take back the last step; returns its entry number. Raises when there is none."""
         if not self._stack:
-            raise WiezenError("nothing to undo")
+            raise WiezenError(_("nothing to undo"))
         no, before, s = self._stack.pop()
         if s.kind == "deal":
             self.deal_players.pop(no, None)
@@ -298,5 +322,5 @@ def fold(
         try:
             out.append(f.step(no, e))
         except WiezenError as err:
-            raise WiezenError(f"entry {no}: {err}") from None
+            raise WiezenError(_("entry {no}: {error}").format(no=no, error=err)) from None
     return FoldResult(tuple(out), f.state, f.totals, f.rounds)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from .errors import WiezenError
+from .i18n import _
 from .session import EntryInput
 from .text import as_count, is_digits, shorten
 
@@ -46,13 +47,17 @@ MAX_ROUND = 99  # rounds in a night, tables in a round
 
 def check_tag(tag: str) -> str:
     if not TAG_RE.match(tag):
-        raise WiezenError(f"bad tag '{tag}': one word of letters, digits, '-', '.' or '_' (at most 60), e.g. kampioenschap-2026")
+        raise WiezenError(
+            _("bad tag '{tag}': one word of letters, digits, '-', '.' or '_' (at most 60), e.g. kampioenschap-2026").format(
+                tag=tag
+            )
+        )
     return tag
 
 
 def check_number(value: int, what: str) -> int:
     if not 1 <= value <= MAX_ROUND:
-        raise WiezenError(f"{what} must be 1 to {MAX_ROUND}, not {value}")
+        raise WiezenError(_("{what} must be 1 to {most}, not {value}").format(what=what, most=MAX_ROUND, value=value))
     return value
 
 
@@ -79,14 +84,16 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 def parse_entry(words: list[str]) -> EntryInput | Undo:
     """An entry line (no header): deal, pas, redeal, penalty, undo."""
     if not words:
-        raise WiezenError("an empty entry: give a deal line, pas, redeal or penalty, e.g. 'samen 8 jan+piet 9'")
+        raise WiezenError(_("an empty entry: give a deal line, pas, redeal or penalty, e.g. 'samen 8 jan+piet 9'"))
     head = words[0].lower()
     rest = " ".join(words[1:])
     if head == "rondje" and len(words) > 1 and words[1].lower() in ("pas", "pass"):  # what the table says
         head, words = "rondje-pas", ["rondje-pas", *words[2:]]
     if head in PASS_WORDS:
         if len(words) > 1:
-            raise WiezenError(f"'{'rondje pas' if head == 'rondje-pas' else words[0]}' takes nothing after it")
+            raise WiezenError(
+                _("'{word}' takes nothing after it").format(word="rondje pas" if head == "rondje-pas" else words[0])
+            )
         return EntryInput("pass")
     if head == "carte" and len(words) > 1 and words[1].lower() == "blanche":
         head, words = "carte-blanche", ["carte-blanche", *words[2:]]
@@ -98,7 +105,7 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
         return Undo(rest)
     if head == "penalty":
         if len(words) < 2:
-            raise WiezenError("penalty needs the offender: 'penalty jan renonce in troef'")
+            raise WiezenError(_("penalty needs the offender: 'penalty jan renonce in troef'"))
         is_round = len(words) > 2 and words[2].lower() == "round"
         reason = " ".join(words[3:] if is_round else words[2:])
         deal_no = None
@@ -106,7 +113,7 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
         if m:
             deal_no, reason = as_count(m.group(1)), m.group(2)
             if deal_no is None:
-                raise WiezenError(f"penalty ... deal {shorten(m.group(1))}: no deal has that number")
+                raise WiezenError(_("penalty ... deal {no}: no deal has that number").format(no=shorten(m.group(1))))
         return EntryInput("penalty", offender=words[1], round=is_round, reason=reason, deal_no=deal_no)
     return EntryInput("deal", text=" ".join(words))
 
@@ -122,7 +129,7 @@ def parse_line(line: str) -> Line | None:
         try:
             parts = shlex.split(s[len(words[0]):])
         except ValueError as e:
-            raise WiezenError(f"session line: {e}") from None
+            raise WiezenError(_("session line: {why}").format(why=e)) from None
         from .dates import looks_like_date
 
         date = ""
@@ -134,11 +141,11 @@ def parse_line(line: str) -> Line | None:
         return Header("session", name=" ".join(parts), date=date)
     if head == "rules":
         if len(words) != 2:
-            raise WiezenError("rules line: 'rules NAME', e.g. 'rules rupelstreek'")
+            raise WiezenError(_("rules line: 'rules NAME', e.g. 'rules rupelstreek'"))
         return Header("rules", rules=words[1])
     if head == "tag":
         if len(words) != 2:
-            raise WiezenError("tag line: 'tag NAME', e.g. 'tag kampioenschap-2026'")
+            raise WiezenError(_("tag line: 'tag NAME', e.g. 'tag kampioenschap-2026'"))
         return Header("tag", tag=check_tag(words[1]))
     if head in ("round", "table"):
         # "round 2", "table 3", "round 2 table 3"
@@ -155,7 +162,7 @@ def parse_line(line: str) -> Line | None:
             else:
                 tno = n
         if not ok:
-            raise WiezenError("round line: 'round N', 'table T' or 'round N table T', e.g. 'round 2 table 3'")
+            raise WiezenError(_("round line: 'round N', 'table T' or 'round N table T', e.g. 'round 2 table 3'"))
         return Header("round", round=rnd, table=tno)
     if head == "players":
         names = words[1:]
@@ -164,16 +171,16 @@ def parse_line(line: str) -> Line | None:
             dealer = names[-1]
             names = names[:-2]
         if not 4 <= len(names) <= 6:
-            raise WiezenError(f"players line: a table has 4 to 6 players, not {len(names)}")
+            raise WiezenError(_("players line: a table has 4 to 6 players, not {n}").format(n=len(names)))
         return Header("players", players=tuple(names), dealer=dealer)
     if head == "amend":
         if len(words) < 3 or not is_digits(words[1]):
-            raise WiezenError("amend line: 'amend N DEAL', e.g. 'amend 3 samen 8 jan+piet 8'")
+            raise WiezenError(_("amend line: 'amend N DEAL', e.g. 'amend 3 samen 8 jan+piet 8'"))
         no = as_count(words[1])
         if no is None:
-            raise WiezenError(f"amend line: there is no entry {shorten(words[1])}")
+            raise WiezenError(_("amend line: there is no entry {no}").format(no=shorten(words[1])))
         entry = parse_entry(words[2:])
         if isinstance(entry, Undo):
-            raise WiezenError("amend N takes a deal, pas, redeal or penalty, not undo")
+            raise WiezenError(_("amend N takes a deal, pas, redeal or penalty, not undo"))
         return Amend(no, entry)
     return parse_entry(words)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Mapping, Union
 
 from .errors import WiezenError
 from .numbers import fmt
+from .i18n import _
 
 if TYPE_CHECKING:  # keeps fractions (and decimal, which it imports) off the start-up path
     from fractions import Fraction
@@ -41,10 +42,10 @@ def _exact(name: str, value: object) -> Fraction:
     from fractions import Fraction
 
     if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "denominator"):
-        raise WiezenError(f"{name}'s total is not a number: {value!r}.")
+        raise WiezenError(_("{name}'s total is not a number: {value}.").format(name=name, value=repr(value)))
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise WiezenError(f"{name}'s total is not a number: {value!r}.")
+            raise WiezenError(_("{name}'s total is not a number: {value}.").format(name=name, value=repr(value)))
         return Fraction(repr(value))  # 0.1 means 1/10, not the nearest binary fraction
     exact: Fraction = Fraction(value)  # type: ignore[call-overload]
     return exact
@@ -124,11 +125,15 @@ def settle(totals: Mapping[str, int | float | Fraction], cents: int | None = Non
     from math import lcm
 
     if cents is not None and (isinstance(cents, bool) or not isinstance(cents, int) or cents < 0):
-        raise WiezenError(f"The rate must be a whole number of cents per point, 0 or more (got {cents!r}).")
+        raise WiezenError(
+            _("The rate must be a whole number of cents per point, 0 or more (got {cents}).").format(cents=repr(cents))
+        )
     exact = {name: _exact(name, value) for name, value in totals.items()}
     total = sum(exact.values())
     if total != 0:
-        raise WiezenError(f"The totals do not add up to 0 (they add up to {fmt(total)}), so they cannot be settled.")
+        raise WiezenError(
+            _("The totals do not add up to 0 (they add up to {total}), so they cannot be settled.").format(total=fmt(total))
+        )
     nonzero = {name: v for name, v in exact.items() if v != 0}
     if not nonzero:
         return []

@@ -51,4 +51,6 @@ def nearest(word: str, known: Iterable[str]) -> str | None:
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``"; did you mean samen?"`` for a near miss, else an empty string."""
     found = nearest(word, known)
-    return f"; did you mean {found}?" if found else ""
+    from .i18n import _
+
+    return _("; did you mean {word}?").format(word=found) if found else ""

@@ -11,6 +11,7 @@ from typing import Any
 import re
 
 from .errors import WiezenError
+from .i18n import _
 
 _DIGITS = re.compile(r"[0-9]+\Z")
 
@@ -54,7 +55,11 @@ def require_utf8(text: str, what: str) -> str:
     if i is not None:
         ch = text[i]
         byte = f"0x{ord(ch) - 0xDC00:02X}" if "\udc80" <= ch <= "\udcff" else f"U+{ord(ch):04X}"
-        raise WiezenError(f"{what} is not valid UTF-8 text (byte {byte} at position {i + 1}): type it again in UTF-8")
+        raise WiezenError(
+            _("{what} is not valid UTF-8 text (byte {byte} at position {position}): type it again in UTF-8").format(
+                what=what, byte=byte, position=i + 1
+            )
+        )
     return text
 
 
@@ -63,8 +68,12 @@ def decode_utf8(data: bytes, what: str, one_line: bool = False) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        where = "" if one_line else f" on line {data[: e.start].count(NEWLINE) + 1}"
-        raise WiezenError(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02X}{where}): save it as UTF-8") from None
+        where = "" if one_line else _(" on line {n}").format(n=data[: e.start].count(NEWLINE) + 1)
+        raise WiezenError(
+            _("{what} is not UTF-8 text (byte {byte}{where}): save it as UTF-8").format(
+                what=what, byte=f"0x{data[e.start]:02X}", where=where
+            )
+        ) from None
 
 
 def parse_json(text: str, what: str) -> Any:
@@ -75,8 +84,14 @@ def parse_json(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise WiezenError(f"{what} is not a wiezen export: bad JSON at line {e.lineno}, column {e.colno} ({e.msg})") from None
+        raise WiezenError(
+            _("{what} is not a wiezen export: bad JSON at line {line}, column {column} ({why})").format(
+                what=what, line=e.lineno, column=e.colno, why=e.msg
+            )
+        ) from None
     except RecursionError:
-        raise WiezenError(f"{what} is not a wiezen export: its JSON is nested too deeply") from None
+        raise WiezenError(_("{what} is not a wiezen export: its JSON is nested too deeply").format(what=what)) from None
     except ValueError as e:  # Python's limit on the digits of an int
-        raise WiezenError(f"{what} is not a wiezen export: a number in it is far too long ({e})") from None
+        raise WiezenError(
+            _("{what} is not a wiezen export: a number in it is far too long ({why})").format(what=what, why=e)
+        ) from None
