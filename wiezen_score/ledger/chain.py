@@ -32,6 +32,7 @@ from typing import Any, Iterable, Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
+from ..core.i18n import _
 
 GENESIS = "wiezen-chain-1"
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
@@ -435,15 +436,15 @@ def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
             no, rep = rows[rid]
             if rep is None:
                 if ended:
-                    out.append(Finding("the entry was recorded after the evening ended and corrects nothing "
-                                       "(only an amendment or an undo may come after the end)", sid, no, rid))
+                    out.append(Finding(_("the entry was recorded after the evening ended and corrects nothing "
+                                       "(only an amendment or an undo may come after the end)"), sid, no, rid))
                 if no != top + 1:
-                    out.append(Finding(f"a new entry takes the next number ({top + 1}), not {no}", sid, no, rid))
+                    out.append(Finding(_('a new entry takes the next number ({next}), not {no}').format(next=top + 1, no=no), sid, no, rid))
                 counting[no] = rid
                 top = max(top, no)
             else:
                 if counting.get(no) != rep:
-                    out.append(Finding(f"it replaces entry id {rep}, which is not the entry #{no} that counted", sid, no, rid))
+                    out.append(Finding(_('it replaces entry id {rep}, which is not the entry #{no} that counted').format(rep=rep, no=no), sid, no, rid))
                 else:
                     replaced[rep] = rid
                 counting[no] = rid
@@ -456,19 +457,20 @@ def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
             last = max(counting) if counting else None
             if last is None or counting[last] != rid:
                 out.append(Finding(
-                    "an undo that is not of the last entry that counted"
-                    + (f" (#{last} counted after it)" if last is not None and last != no else " (it did not count)"),
+                    _("an undo that is not of the last entry that counted (#{no} counted after it)").format(no=last)
+                    if last is not None and last != no
+                    else _("an undo that is not of the last entry that counted (it did not count)"),
                     sid, no, rid))
             elif ended and not str(reason).strip():
-                out.append(Finding("undone after the evening ended without a reason", sid, no, rid))
+                out.append(Finding(_("undone after the evening ended without a reason"), sid, no, rid))
             if counting.get(no) == rid:
                 del counting[no]
         else:
             if replaced.get(rid) != by:
-                out.append(Finding(f"voided by an amendment (entry id {by}) that did not replace it", sid, no, rid))
+                out.append(Finding(_('voided by an amendment (entry id {by}) that did not replace it').format(by=by), sid, no, rid))
             replaced.pop(rid, None)
     for old, new in replaced.items():
-        out.append(Finding(f"replaced by entry id {new} but never voided", sid, rows[old][0], old))
+        out.append(Finding(_('replaced by entry id {new} but never voided').format(new=new), sid, rows[old][0], old))
     return out
 
 
@@ -532,20 +534,21 @@ def describe(conn: sqlite3.Connection, kind: str, rid: int, sub: int) -> tuple[s
     """How a fact is named in a problem line: (text, session id, entry number, entry row id)."""
     if kind in ("entry", "void"):
         r = conn.execute("SELECT session_id, no FROM entries WHERE id = ?", (rid,)).fetchone()
-        what = "the entry" if kind == "entry" else "the void of the entry"
+        what = _("the entry") if kind == "entry" else _("the void of the entry")
         return what, (r[0] if r else None), (r[1] if r else None), rid
     if kind == "session":
-        return "the session (its name, date, house rules, first dealer, start or seats)", rid, None, None
+        return _("the session (its name, date, house rules, first dealer, start or seats)"), rid, None, None
     if kind == "seal":
         r = conn.execute("SELECT session_id, n FROM seals WHERE id = ?", (rid,)).fetchone()
-        return (f"seal {r[1]}" if r else f"seal row {rid}"), (r[0] if r else None), None, None
+        what = _("seal {n}").format(n=r[1]) if r else _("seal row {id}").format(id=rid)
+        return what, (r[0] if r else None), None, None
     if kind == "player":
-        return f"player id {rid}", None, None, None
+        return _("player id {id}").format(id=rid), None, None, None
     if kind == "rules":
-        return f"added house rules id {rid}", None, None, None
+        return _("added house rules id {id}").format(id=rid), None, None, None
     if kind == "precedent":
-        return f"precedent {rid}", None, None, None
-    return f"version {sub} of precedent {rid}", None, None, None
+        return _("precedent {id}").format(id=rid), None, None, None
+    return _("version {n} of precedent {id}").format(n=sub, id=rid), None, None, None
 
 
 def verify(conn: sqlite3.Connection) -> list[Finding]:
@@ -559,17 +562,19 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
     expect_seq = 1
     for seq, kind, rid, sub, sid, h, sh in links:
         if seq != expect_seq:
-            out.append(Finding(f"chain: links {expect_seq} to {seq - 1} are missing (deleted by hand)"))
+            out.append(Finding(_('chain: links {first} to {last} are missing (deleted by hand)').format(first=expect_seq, last=seq - 1)))
             prev_stored = prev_fresh = ""  # the next link cannot fit
         expect_seq = seq + 1
         if (kind, rid, sub) in linked:
-            out.append(Finding(f"chain: link {seq} covers a fact that an earlier link covers already"))
+            out.append(Finding(_('chain: link {seq} covers a fact that an earlier link covers already').format(seq=seq)))
         linked.add((kind, rid, sub))
         got = facts.content(kind, rid, sub) if kind in KINDS else None
         if got is None:
             out.append(Finding(
-                f"chain: link {seq} ({kind}) covers a row that is gone (deleted by hand)" if kind in KINDS
-                else f"chain: link {seq} has an unknown kind {kind!r}", sid if kind in SESSION_KINDS else None,
+                _("chain: link {seq} ({kind}) covers a row that is gone (deleted by hand)").format(seq=seq, kind=kind)
+                if kind in KINDS
+                else _("chain: link {seq} has an unknown kind {kind}").format(seq=seq, kind=repr(kind)),
+                sid if kind in SESSION_KINDS else None,
             ))
             prev_stored, prev_fresh = h, h
             continue
@@ -581,8 +586,7 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
         ok = h in (fresh, fresh2) and (sid if sid is None else int(sid)) == link_sid
         if not ok:
             what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
-            out.append(Finding(f"{what} is not as it was recorded (changed by hand): it does not fit link {seq} "
-                               "of the chain", w_sid, w_no, w_id))
+            out.append(Finding(_('{what} is not as it was recorded (changed by hand): it does not fit link {seq} of the chain').format(what=what, seq=seq), w_sid, w_no, w_id))
         if kind in SESSION_KINDS and link_sid is not None:
             s_stored, s_prev_fresh = heads.get(link_sid, (GENESIS, GENESIS))
             s_fresh = session_hash(s_stored, kind, portable, dumped[0])
@@ -590,28 +594,28 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
             heads[link_sid] = (sh or "", s_fresh)
             if ok and sh not in (s_fresh, s_fresh2):
                 what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
-                out.append(Finding(f"the session chain does not fit at link {seq} ({what}): changed by hand",
+                out.append(Finding(_('the session chain does not fit at link {seq} ({what}): changed by hand').format(seq=seq, what=what),
                                    w_sid, w_no, w_id))
         elif ok and sh is not None:
             what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
-            out.append(Finding(f"chain: link {seq} ({what}) claims a place in a session chain", w_sid, w_no, w_id))
+            out.append(Finding(_('chain: link {seq} ({what}) claims a place in a session chain').format(seq=seq, what=what), w_sid, w_no, w_id))
         prev_stored, prev_fresh = h, fresh
     # every row has its link
     for kind, table, rid_col, sub_col in HEADS:
         for rid, sub in conn.execute(f"SELECT {rid_col}, {sub_col} FROM {table}"):
             if (kind, rid, sub) not in linked:
                 what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
-                out.append(Finding(f"{what} has no link in the chain: it was added by hand", w_sid, w_no, w_id))
+                out.append(Finding(_('{what} has no link in the chain: it was added by hand').format(what=what), w_sid, w_no, w_id))
     # an ended session has its first seal at its end, an open one none
     first = {sid: at for sid, at in conn.execute("SELECT session_id, sealed_at FROM seals WHERE n = 1")}
     for sid, ended in conn.execute("SELECT id, ended_at FROM sessions"):
         seal_at = first.get(sid)
         if ended is None and seal_at is not None:
-            out.append(Finding("the session was sealed when it ended, yet it is marked open (reopened by hand)", sid))
+            out.append(Finding(_("the session was sealed when it ended, yet it is marked open (reopened by hand)"), sid))
         elif ended is not None and seal_at is None:
-            out.append(Finding("the session is marked ended but has no seal (closed by hand)", sid))
+            out.append(Finding(_("the session is marked ended but has no seal (closed by hand)"), sid))
         elif ended is not None and ended != seal_at:
-            out.append(Finding(f"the session's end time {ended} is not the time it was sealed ({seal_at})", sid))
+            out.append(Finding(_("the session's end time {ended} is not the time it was sealed ({seal_at})").format(ended=ended, seal_at=seal_at), sid))
     for (sid,) in conn.execute("SELECT id FROM sessions ORDER BY id").fetchall():
         out += history_problems(conn, sid)
     return out
@@ -632,7 +636,7 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
     hash at one of the session's seals. What was recorded after it is listed (corrections)."""
     want = normalize_code(code)
     if not want:
-        return SealResult(False, f"'{code}' is not a seal: a seal is 12 letters and digits like 7KQ2-M9XD-4TPA")
+        return SealResult(False, _("'{code}' is not a seal: a seal is 12 letters and digits like 7KQ2-M9XD-4TPA").format(code=code))
     if session_id is not None:
         sids = [session_id]
     else:
@@ -653,13 +657,11 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
                 for _seq, k2, r2, s2 in links[i + 1:]:
                     later.append(_later_line(conn, facts, k2, r2, s2))
                 n = got[0]["n"]
-                return SealResult(True, f"seal {want} vouches for session {sid} as sealed at {got[0]['sealed_at']} "
-                                  f"(seal {n}): it holds exactly that history", sid, tuple(x for x in later if x))
-    where = f"session {session_id}" if session_id is not None else "any session of this ledger"
+                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=want, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
+    where = _("session {id}").format(id=session_id) if session_id is not None else _("any session of this ledger")
     return SealResult(
         False,
-        f"the seal {want} does not vouch for {where}: the history it sealed is not here as it was "
-        "(an entry, correction, reason or time changed, missing or forged)",
+        _('the seal {want} does not vouch for {where}: the history it sealed is not here as it was (an entry, correction, reason or time changed, missing or forged)').format(want=want, where=where),
         session_id,
     )
 
@@ -670,13 +672,17 @@ def _later_line(conn: sqlite3.Connection, facts: Facts, kind: str, rid: int, sub
         return ""
     p = got[0]
     if kind == "entry":
-        return f"#{p['no']} {p['text']} recorded {p['created_at']}" + (" (a correction)" if p["replaces"] else "")
+        return (_("#{no} {text} recorded {at} (a correction)") if p["replaces"] else _("#{no} {text} recorded {at}")).format(
+            no=p["no"], text=p["text"], at=p["created_at"]
+        )
     if kind == "void":
         r = conn.execute("SELECT no, text FROM entries WHERE id = ?", (rid,)).fetchone()
-        label = f"#{r[0]} {r[1]}" if r else "an entry"
-        return f"{label} voided ({p['action']}) {p['created_at']}" + (f": {p['reason']}" if p["reason"] else "")
+        label = f"#{r[0]} {r[1]}" if r else _("an entry")
+        return _("{entry} voided ({how}) {at}").format(entry=label, how=p["action"], at=p["created_at"]) + (
+            f": {p['reason']}" if p["reason"] else ""
+        )
     if kind == "seal":
-        return f"sealed again {p['sealed_at']}: {seal_code(_shash_of(conn, rid))}"
+        return _("sealed again {at}: {seal}").format(at=p["sealed_at"], seal=seal_code(_shash_of(conn, rid)))
     return ""
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 from ..core.errors import WiezenError
 from ..core.numbers import signed
 from .rows import COUNTS
+from ..core.i18n import _
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
 NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
@@ -46,11 +47,11 @@ class Problem:
     def where(self) -> str:
         parts = []
         if self.session_id is not None:
-            parts.append(f"session {self.session_id}")
+            parts.append(_('session {session_id}').format(session_id=self.session_id))
         if self.entry_no is not None:
-            parts.append(f"entry #{self.entry_no}")
+            parts.append(_('entry #{entry_no}').format(entry_no=self.entry_no))
         if self.entry_id is not None:
-            parts.append(f"(id {self.entry_id})")
+            parts.append(_('(id {entry_id})').format(entry_id=self.entry_id))
         return " ".join(parts)
 
     def line(self) -> str:
@@ -79,7 +80,7 @@ class CheckResult:
 
 
 def _fmt_points(d: dict[str, float]) -> str:
-    return ", ".join(f"{p} {signed(float(v), plus_zero=True)}" for p, v in d.items()) or "(none)"
+    return ", ".join(f"{p} {signed(float(v), plus_zero=True)}" for p, v in d.items()) or _("(none)")
 
 
 def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None) -> CheckResult:
@@ -98,15 +99,15 @@ def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] 
         except sqlite3.DatabaseError as e:
             if "malformed" in str(e).lower() or "not a database" in str(e).lower():
                 problems.append(Problem(
-                    "integrity", f"the file is damaged ({e}): restore a backup (`wiezen db path` lists those made before upgrades)",
+                    "integrity", _('the file is damaged ({error}): restore a backup (`wiezen db path` lists those made before upgrades)').format(error=e),
                 ))
                 break  # every further check would stumble on the same damage
-            problems.append(Problem("integrity", f"the {step.__name__.strip('_')} check could not read the ledger: {e}"))
+            problems.append(Problem("integrity", _('the {check} check could not read the ledger: {error}').format(check=step.__name__.strip('_'), error=e)))
         except UnicodeDecodeError:
             # SQLite's own message quoted damaged bytes of the schema: the file is damaged all the same
             problems.append(Problem(
-                "integrity", "the file is damaged (its schema cannot be read): restore a backup "
-                "(`wiezen db path` lists those made before upgrades)",
+                "integrity", _("the file is damaged (its schema cannot be read): restore a backup "
+                "(`wiezen db path` lists those made before upgrades)"),
             ))
             break
     if progress is not None:
@@ -117,7 +118,7 @@ def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] 
 def _integrity(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
     rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
     if rows != ["ok"]:
-        problems.extend(Problem("integrity", f"SQLite integrity_check: {r}") for r in rows)
+        problems.extend(Problem("integrity", _('SQLite integrity_check: {r}').format(r=r)) for r in rows)
 
 
 def _foreign_keys(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -125,12 +126,12 @@ def _foreign_keys(conn: sqlite3.Connection, problems: list[Problem], counts: dic
         if table == "entries" and rowid is not None:
             sid_no = conn.execute("SELECT session_id, no FROM entries WHERE id = ?", (rowid,)).fetchone()
             problems.append(Problem(
-                "foreign-key", f"the entry refers to a missing row of {parent}",
+                "foreign-key", _('the entry refers to a missing row of {parent}').format(parent=parent),
                 sid_no[0] if sid_no else None, sid_no[1] if sid_no else None, rowid,
             ))
         else:
             what = f"row {rowid} of {table}" if rowid is not None else f"a row of {table}"
-            problems.append(Problem("foreign-key", f"{what} refers to a missing row of {parent}"))
+            problems.append(Problem("foreign-key", _('{what} refers to a missing row of {parent}').format(what=what, parent=parent)))
 
 
 _EXPECTED: dict[int, dict[tuple[str, str], str]] = {}
@@ -173,22 +174,23 @@ def _triggers(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
     have = _schema_of(conn)
     for (kind, name), sql in sorted(want.items()):
         got = have.get((kind, name))
-        what = "append-only trigger" if kind == "trigger" and ("_no_" in name or "keep_history" in name) else kind
+        what = _("append-only trigger") if kind == "trigger" and ("_no_" in name or "keep_history" in name) else kind
         if got is None:
             problems.append(Problem(
                 "triggers" if kind == "trigger" else "schema",
-                f"the {what} {name} is missing: rows can be changed behind the ledger's back" if kind == "trigger"
-                else f"the {kind} {name} is missing",
+                _("the {what} {name} is missing: rows can be changed behind the ledger's back").format(what=what, name=name)
+                if kind == "trigger"
+                else _("the {kind} {name} is missing").format(kind=kind, name=name),
             ))
         elif got != sql:
             problems.append(Problem(
                 "triggers" if kind == "trigger" else "schema",
-                f"the {what} {name} is not the one wiezen made (its SQL was changed): {got[:80]}",
+                _('the {what} {name} is not the one wiezen made (its SQL was changed): {got}').format(what=what, name=name, got=got[:80]),
             ))
     for (kind, name) in sorted(set(have) - set(want)):
         problems.append(Problem(
             "triggers" if kind == "trigger" else "schema",
-            f"the {kind} {name} is not one of wiezen's: it was added by hand",
+            _("the {kind} {name} is not one of wiezen's: it was added by hand").format(kind=kind, name=name),
         ))
 
 
@@ -217,8 +219,9 @@ def _search_index(conn: sqlite3.Connection, problems: list[Problem], counts: dic
     have = {pid: (t, r, g) for pid, t, r, g in conn.execute("SELECT rowid, title, ruling, tags FROM precedents_fts")}
     for pid in sorted(set(want) | set(have)):
         if want.get(pid) != have.get(pid):
-            how = "is missing" if pid not in have else "has no precedent" if pid not in want else "differs from its current text"
-            problems.append(Problem("search-index", f"the search index of precedent {pid} {how}"))
+            how = (_("is missing") if pid not in have else _("has no precedent") if pid not in want
+                   else _("differs from its current text"))
+            problems.append(Problem("search-index", _('the search index of precedent {pid} {how}').format(pid=pid, how=how)))
 
 
 def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -229,9 +232,9 @@ def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, i
         "ORDER BY e.session_id, e.no, e.id"
     ):
         if n == 0:
-            problems.append(Problem("sum", "the entry has no points at all (not even 0 for the players of the deal)", sid, no, eid))
+            problems.append(Problem("sum", _("the entry has no points at all (not even 0 for the players of the deal)"), sid, no, eid))
         else:
-            problems.append(Problem("sum", f"the points add up to {signed(float(total), plus_zero=True)}, not 0", sid, no, eid))
+            problems.append(Problem("sum", _('the points add up to {total}, not 0').format(total=signed(float(total), plus_zero=True)), sid, no, eid))
 
 
 def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -243,15 +246,15 @@ def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, 
     ):
         if action == "undo":
             if by is not None:
-                problems.append(Problem("chain", f"voided by undo, yet it points at entry id {by}", sid, no, eid))
+                problems.append(Problem("chain", _('voided by undo, yet it points at entry id {by}').format(by=by), sid, no, eid))
             continue
         if by is None:
-            problems.append(Problem("chain", "voided by an amendment that it does not name", sid, no, eid))
+            problems.append(Problem("chain", _("voided by an amendment that it does not name"), sid, no, eid))
         elif not b_exists:
-            problems.append(Problem("chain", f"voided by entry id {by}, which does not exist", sid, no, eid))
+            problems.append(Problem("chain", _('voided by entry id {by}, which does not exist').format(by=by), sid, no, eid))
         elif b_replaces != eid or b_sid != sid or b_no != no:
             problems.append(Problem(
-                "chain", f"voided by entry id {by}, but that entry (session {b_sid}, #{b_no}) does not replace it", sid, no, eid,
+                "chain", _('voided by entry id {by}, but that entry (session {b_sid}, #{b_no}) does not replace it').format(by=by, b_sid=b_sid, b_no=b_no), sid, no, eid,
             ))
     for eid, sid, no, rep, r_sid, r_no, action, by in conn.execute(
         "SELECT e.id, e.session_id, e.no, e.replaces, r.session_id, r.no, v.action, v.by_entry FROM entries e "
@@ -259,17 +262,19 @@ def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, 
         "WHERE e.replaces IS NOT NULL ORDER BY e.session_id, e.no, e.id"
     ):
         if r_sid is None:
-            problems.append(Problem("chain", f"replaces entry id {rep}, which does not exist", sid, no, eid))
+            problems.append(Problem("chain", _('replaces entry id {rep}, which does not exist').format(rep=rep), sid, no, eid))
         elif r_sid != sid or r_no != no:
-            problems.append(Problem("chain", f"replaces entry id {rep} (session {r_sid}, #{r_no}): another session or number", sid, no, eid))
+            problems.append(Problem("chain", _('replaces entry id {rep} (session {r_sid}, #{r_no}): another session or number').format(rep=rep, r_sid=r_sid, r_no=r_no), sid, no, eid))
         elif action != "amend" or by != eid:
-            how = "is not voided" if action is None else f"is voided by {action}" + (f" (entry id {by})" if by else "")
-            problems.append(Problem("chain", f"replaces entry id {rep}, but that entry {how}", sid, no, eid))
+            how = (_("is not voided") if action is None
+                   else _("is voided by {action} (entry id {by})").format(action=action, by=by) if by
+                   else _("is voided by {action}").format(action=action))
+            problems.append(Problem("chain", _('replaces entry id {rep}, but that entry {how}').format(rep=rep, how=how), sid, no, eid))
     for sid, no, n in conn.execute(
         f"SELECT e.session_id, e.no, count(*) FROM entries e WHERE {COUNTS} "
         "GROUP BY e.session_id, e.no HAVING count(*) > 1 ORDER BY e.session_id, e.no"
     ):
-        problems.append(Problem("chain", f"{n} entries that count share this number (one should void the other)", sid, no))
+        problems.append(Problem("chain", _('{n} entries that count share this number (one should void the other)').format(n=n), sid, no))
 
 
 def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -288,7 +293,7 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
         "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) OR (s.sid IS NOT NULL AND t.session_id IS NULL) "
         "ORDER BY k.sid, k.pid"
     ):
-        problems.append(Problem("totals", f"the stored total of {name} is {signed(float(cached), plus_zero=True)}, the entries add up to {signed(float(summed), plus_zero=True)}", sid))
+        problems.append(Problem("totals", _('the stored total of {name} is {stored}, the entries add up to {summed}').format(name=name, stored=signed(float(cached), plus_zero=True), summed=signed(float(summed), plus_zero=True)), sid))
 
 
 def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -331,19 +336,19 @@ def _rescore(
             (sid,),
         ).fetchall()
         if [s[0] for s in seats] != list(range(len(seats))) or not 4 <= len(seats) <= 6 or any(s[2] is None for s in seats):
-            problems.append(Problem("session", f"the seats are not 4 to 6 known players in seats 0..n-1: {seats}", sid))
+            problems.append(Problem("session", _('the seats are not 4 to 6 known players in seats 0..n-1: {seats}').format(seats=seats), sid))
             continue
         if not 0 <= first_dealer < len(seats):
-            problems.append(Problem("session", f"the first dealer's seat {first_dealer} is not at the table", sid))
+            problems.append(Problem("session", _("the first dealer's seat {first_dealer} is not at the table").format(first_dealer=first_dealer), sid))
             continue
         players = tuple(s[2] for s in seats)
         names = {s[1]: s[2] for s in seats}
         try:
             rules = rules_cache.get(rules_toml)
             if rules is None:
-                rules = rules_cache[rules_toml] = parse_rules(rules_toml, f"house rules '{rules_name}' of session {sid}")
+                rules = rules_cache[rules_toml] = parse_rules(rules_toml, _("house rules '{name}' of session {id}").format(name=rules_name, id=sid))
         except WiezenError as e:
-            problems.append(Problem("session", f"its stored house rules cannot be read: {e}", sid))
+            problems.append(Problem("session", _('its stored house rules cannot be read: {error}').format(error=e), sid))
             continue
         points: dict[int, dict[str, float]] = {}
         takers: dict[int, dict[str, bool]] = {}
@@ -370,9 +375,9 @@ def _rescore(
         ):
             counts["rescored"] += 1
             if eid in strangers:
-                problems.append(Problem("rescore", f"points for player id(s) {strangers[eid]}, who do not sit at this table", sid, no, eid))
+                problems.append(Problem("rescore", _('points for player id(s) {strangers}, who do not sit at this table').format(strangers=strangers[eid]), sid, no, eid))
             if offender_id is not None and offender_id not in names:
-                problems.append(Problem("rescore", f"the offender (player id {offender_id}) does not sit at this table", sid, no, eid))
+                problems.append(Problem("rescore", _('the offender (player id {offender_id}) does not sit at this table').format(offender_id=offender_id), sid, no, eid))
             entry = stored_input(
                 str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
                 bool(round_), reason or "", deal_no,
@@ -380,38 +385,38 @@ def _rescore(
             try:
                 sc = fold.score(entry)
             except WiezenError as err:
-                problems.append(Problem("rescore", f"'{text}' cannot be re-scored: {err}", sid, no, eid))
+                problems.append(Problem("rescore", _("'{text}' cannot be re-scored: {error}").format(text=text, error=err), sid, no, eid))
                 if 0 <= nd < len(players) and nm >= 1:
                     fold.resync(TableState(nd, nm))  # go on from what the ledger says the state was
                 continue
             except Exception as err:  # noqa: BLE001 - data the scorer never wrote can break it in any way
-                problems.append(Problem("rescore", f"'{text}' cannot be re-scored ({type(err).__name__}: {err})", sid, no, eid))
+                problems.append(Problem("rescore", _("'{text}' cannot be re-scored ({kind}: {error})").format(text=text, kind=type(err).__name__, error=err), sid, no, eid))
                 continue
             diffs: list[str] = []
             if sc.kind != kind:
-                diffs.append(f"kind {kind}, re-scored {sc.kind}")
+                diffs.append(_('kind {kind}, re-scored {kind2}').format(kind=kind, kind2=sc.kind))
             if sc.text.casefold() != str(text).casefold():  # names match whatever their case (imports)
-                diffs.append(f"text '{text}', re-scored '{sc.text}'")
+                diffs.append(_("text '{text}', re-scored '{text2}'").format(text=text, text2=sc.text))
             if (sc.contract or None) != (contract or None):
-                diffs.append(f"contract {contract}, re-scored {sc.contract or None}")
+                diffs.append(_('contract {contract}, re-scored {rescored}').format(contract=contract, rescored=sc.contract or None))
             if sc.dealer != dealer:
-                diffs.append(f"dealer {_seat(players, dealer)}, re-scored {players[sc.dealer]}")
+                diffs.append(_('dealer {dealer}, re-scored {rescored}').format(dealer=_seat(players, dealer), rescored=players[sc.dealer]))
             if sc.multiplier != mult:
-                diffs.append(f"multiplier x{mult}, re-scored x{sc.multiplier}")
+                diffs.append(_('multiplier x{mult}, re-scored x{multiplier}').format(mult=mult, multiplier=sc.multiplier))
             stored = dict(sorted(points.get(eid, {}).items(), key=lambda kv: order[kv[0]]))
             fresh = {p: float(v) for p, v in sc.points.items()}
             if stored != fresh:
-                diffs.append(f"points {_fmt_points(stored)}; re-scored {_fmt_points(fresh)}")
+                diffs.append(_('points {stored}; re-scored {rescored}').format(stored=_fmt_points(stored), rescored=_fmt_points(fresh)))
             elif takers.get(eid, {}) != dict(sc.takers):
-                diffs.append(f"takers {takers.get(eid, {})}, re-scored {dict(sc.takers)}")
+                diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=dict(sc.takers)))
             # the pending doubling a rondje pas, a redeal or a penalty carries is derived (Ledger.state), and an
             # amendment before it does not re-add it: only a deal's own next multiplier is its own fact
             if sc.after.dealer != nd or (sc.kind == "deal" and sc.after.pending != nm):
                 diffs.append(
-                    f"next dealer {_seat(players, nd)} x{nm}, re-scored {players[sc.after.dealer]} x{sc.after.pending}"
+                    _('next dealer {dealer} x{nm}, re-scored {rescored} x{pending}').format(dealer=_seat(players, nd), nm=nm, rescored=players[sc.after.dealer], pending=sc.after.pending)
                 )
             if diffs:
-                problems.append(Problem("rescore", "stored " + "; ".join(diffs), sid, no, eid))
+                problems.append(Problem("rescore", _("stored {differences}").format(differences="; ".join(diffs)), sid, no, eid))
             fold.take(no, sc)
         _rescore_voided(conn, problems, counts, sid, rules, players, names, fold.deal_players)
 
@@ -440,30 +445,30 @@ def _rescore_voided(
         (sid,),
     ):
         if not (isinstance(dealer, int) and 0 <= dealer < len(players)) or not (isinstance(mult, int) and mult >= 1):
-            problems.append(Problem("rescore", f"voided, and its dealer {dealer!r} or doubling {mult!r} cannot be", sid, no, eid))
+            problems.append(Problem("rescore", _('voided, and its dealer {dealer} or doubling {mult} cannot be').format(dealer=repr(dealer), mult=repr(mult)), sid, no, eid))
             continue
         e = stored_input(str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
                          bool(round_), reason or "", deal_no)
         try:
             sc = Fold(rules, players, TableState(dealer, mult if kind == "deal" else 1), deal_players).score(e)
         except WiezenError as err:
-            problems.append(Problem("rescore", f"voided, and '{text}' cannot be re-scored: {err}", sid, no, eid))
+            problems.append(Problem("rescore", _("voided, and '{text}' cannot be re-scored: {error}").format(text=text, error=err), sid, no, eid))
             continue
         except Exception as err:  # noqa: BLE001 - data the scorer never wrote can break it in any way
-            problems.append(Problem("rescore", f"voided, and '{text}' cannot be re-scored ({type(err).__name__})", sid, no, eid))
+            problems.append(Problem("rescore", _("voided, and '{text}' cannot be re-scored ({kind})").format(text=text, kind=type(err).__name__), sid, no, eid))
             continue
         diffs = []
         if sc.kind != kind or sc.text.casefold() != str(text).casefold():
-            diffs.append(f"'{text}', re-scored '{sc.text}'")
+            diffs.append(_("'{text}', re-scored '{text2}'").format(text=text, text2=sc.text))
         if sc.kind == "deal" and sc.multiplier != mult:
-            diffs.append(f"multiplier x{mult}, re-scored x{sc.multiplier}")
+            diffs.append(_('multiplier x{mult}, re-scored x{multiplier}').format(mult=mult, multiplier=sc.multiplier))
         order = {p: i for i, p in enumerate(players)}
         stored = dict(sorted(points.get(eid, {}).items(), key=lambda kv: order.get(kv[0], 99)))
         fresh = {p: float(v) for p, v in sc.points.items()}
         if stored != fresh:
-            diffs.append(f"points {_fmt_points(stored)}; re-scored {_fmt_points(fresh)}")
+            diffs.append(_('points {stored}; re-scored {rescored}').format(stored=_fmt_points(stored), rescored=_fmt_points(fresh)))
         elif takers.get(eid, {}) != dict(sc.takers):
-            diffs.append(f"takers {takers.get(eid, {})}, re-scored {dict(sc.takers)}")
+            diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=dict(sc.takers)))
         if diffs:
             problems.append(Problem("rescore", "voided, and it stores " + "; ".join(diffs), sid, no, eid))
 

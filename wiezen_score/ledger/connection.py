@@ -6,6 +6,7 @@ import os
 import sqlite3
 
 from ..core.errors import WiezenError
+from ..core.i18n import _
 
 APP_ID = 0x5749455A  # "WIEZ" in PRAGMA application_id: this file is a wiezen ledger
 BUSY_TIMEOUT_MS = 60_000
@@ -28,14 +29,14 @@ def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqli
                 try:
                     os.makedirs(folder, exist_ok=True)
                 except OSError as e:
-                    raise WiezenError(f"cannot create the folder '{folder}' for the ledger: {e.strerror}") from None
+                    raise WiezenError(_("cannot create the folder '{folder}' for the ledger: {strerror}").format(folder=folder, strerror=e.strerror)) from None
             conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     except sqlite3.Error as e:
         raise db_error(e, path, reading=readonly) from None
     except OSError as e:
-        raise WiezenError(f"cannot open the ledger '{path}': {e.strerror}") from None
+        raise WiezenError(_("cannot open the ledger '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
     return conn
 
 
@@ -44,27 +45,27 @@ def db_error(e: Exception, path: str, reading: bool = False) -> WiezenError:
     msg = str(e)
     low = msg.lower()
     if "not a database" in low or "file is encrypted" in low:
-        return WiezenError(f"'{path}' is not a wiezen ledger (it is not an SQLite database)")
+        return WiezenError(_("'{path}' is not a wiezen ledger (it is not an SQLite database)").format(path=path))
     if "readonly" in low or "read-only" in low or "unable to open" in low:
         folder = os.path.dirname(os.path.abspath(path)) or "."
         if os.path.exists(path) and not os.access(path, os.W_OK):
-            return WiezenError(f"the ledger '{path}' is read-only: make the file writable to record anything")
+            return WiezenError(_("the ledger '{path}' is read-only: make the file writable to record anything").format(path=path))
         if os.path.isdir(folder) and not os.access(folder, os.W_OK):
             return WiezenError(
-                f"the folder '{folder}' is read-only: the ledger needs to write its journal files next to '{path}'"
+                _("the folder '{folder}' is read-only: the ledger needs to write its journal files next to '{path}'").format(folder=folder, path=path)
             )
         if "unable to open" in low:
-            return WiezenError(f"cannot open the ledger '{path}': check that its folder exists and is writable")
-        return WiezenError(f"the ledger '{path}' is read-only: check the permissions of the file and its folder")
+            return WiezenError(_("cannot open the ledger '{path}': check that its folder exists and is writable").format(path=path))
+        return WiezenError(_("the ledger '{path}' is read-only: check the permissions of the file and its folder").format(path=path))
     if reading and ("disk is full" in low or "disk i/o error" in low):
         what = "the disk is full" if "full" in low else "a disk I/O error (is the disk full or failing?)"
-        return WiezenError(f"could not read the ledger '{path}': {what}; the ledger was not changed")
+        return WiezenError(_("could not read the ledger '{path}': {what}; the ledger was not changed").format(path=path, what=what))
     if "disk is full" in low or "database or disk is full" in low:
-        return WiezenError(f"the disk is full: nothing was written to '{path}'")
+        return WiezenError(_("the disk is full: nothing was written to '{path}'").format(path=path))
     if "disk i/o error" in low:  # e.g. EFBIG (file size limit), EIO: the transaction is rolled back
-        return WiezenError(f"could not write the ledger '{path}' (disk I/O error: is the disk full?): the change was not recorded")
+        return WiezenError(_("could not write the ledger '{path}' (disk I/O error: is the disk full?): the change was not recorded").format(path=path))
     if "malformed" in low or "corrupt" in low:
-        return WiezenError(f"the ledger '{path}' is damaged ({msg}); restore a backup (`wiezen db path` shows them)")
+        return WiezenError(_("the ledger '{path}' is damaged ({msg}); restore a backup (`wiezen db path` shows them)").format(path=path, msg=msg))
     if "locked" in low or "busy" in low:
-        return WiezenError(f"the ledger '{path}' stayed busy for {BUSY_TIMEOUT_MS // 1000} s: another wiezen is writing; try again")
-    return WiezenError(f"ledger '{path}': {msg}")
+        return WiezenError(_("the ledger '{path}' stayed busy for {value} s: another wiezen is writing; try again").format(path=path, value=BUSY_TIMEOUT_MS // 1000))
+    return WiezenError(_("ledger '{path}': {msg}").format(path=path, msg=msg))

@@ -29,6 +29,7 @@ from .rows import (
     insert_seal, insert_session, insert_void,
 )
 from .standings import _num
+from ..core.i18n import _, ngettext
 
 EXPORT_FORMAT = "wiezen-export"
 EXPORT_VERSION = 2  # 2: each session's history in recorded order and its seals
@@ -67,7 +68,7 @@ def _selected(
         {"since": since, "until": until, "sid": session_id},
     ).fetchall()
     if session_id is not None and not rows:
-        raise WiezenError(f"no session {session_id} (see `wiezen sessions`)")
+        raise WiezenError(_('no session {session_id} (see `wiezen sessions`)').format(session_id=session_id))
     return rows
 
 
@@ -287,7 +288,7 @@ class _Bad(Exception):
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise _Bad(f"{where} {what}" if where == "the file" else f"{where}: {what}")
+        raise _Bad(f"{where} {what}" if where == _("the file") else f"{where}: {what}")
 
 
 def _is_int(v: Any) -> bool:
@@ -305,18 +306,18 @@ def _opt_str(v: Any) -> bool:
 def validate_header(doc: Any) -> None:
     """Check an export document's top level (its sessions are checked one by one, see :func:`check_session`)."""
     try:
-        _need(isinstance(doc, dict), "the file", "is not a wiezen export (a JSON object was expected)")
-        _need(doc.get("format") == EXPORT_FORMAT, "the file", f'is not a wiezen export (no "format": "{EXPORT_FORMAT}")')
+        _need(isinstance(doc, dict), _("the file"), _("is not a wiezen export (a JSON object was expected)"))
+        _need(doc.get("format") == EXPORT_FORMAT, _("the file"), _('is not a wiezen export (no "format": "{export_format}")').format(export_format=EXPORT_FORMAT))
         version = doc.get("version")
-        _need(_is_int(version), "the file", '"version" must be a whole number')
-        _need(version <= EXPORT_VERSION, "the file",
-              f"was exported by a newer wiezen (format version {version}; this one reads up to {EXPORT_VERSION}): upgrade wiezen")
+        _need(_is_int(version), _("the file"), _('"version" must be a whole number'))
+        _need(version <= EXPORT_VERSION, _("the file"),
+              _('was exported by a newer wiezen (format version {version}; this one reads up to {export_version}): upgrade wiezen').format(version=version, export_version=EXPORT_VERSION))
         sessions = doc.get("sessions")
-        _need(isinstance(sessions, (list, Iterator)), "the file", '"sessions" must be a list')
+        _need(isinstance(sessions, (list, Iterator)), _("the file"), _('"sessions" must be a list'))
         precs = doc.get("precedents")
-        _need(precs is None or isinstance(precs, list), "the file", '"precedents" must be a list')
+        _need(precs is None or isinstance(precs, list), _("the file"), _('"precedents" must be a list'))
     except _Bad as bad:
-        raise WiezenError(f"cannot import: {bad}") from None
+        raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
 
 def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
@@ -327,108 +328,108 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
 
     try:
         w = f"sessions[{i}]"
-        _need(isinstance(s, dict), w, "must be an object")
+        _need(isinstance(s, dict), w, _("must be an object"))
         missing = [k for k in _SESSION_KEYS if k not in s]
-        _need(not missing, w, f"lacks {', '.join(missing)}")
-        _need(isinstance(s["uid"], str) and s["uid"] != "", w, '"uid" must be a non-empty text')
-        _need(s["uid"] not in seen_sessions, w, f"uid {s['uid']} appears twice in the file")
+        _need(not missing, w, _('lacks {missing}').format(missing=', '.join(missing)))
+        _need(isinstance(s["uid"], str) and s["uid"] != "", w, _('"uid" must be a non-empty text'))
+        _need(s["uid"] not in seen_sessions, w, _('uid {uid} appears twice in the file').format(uid=s['uid']))
         seen_sessions.add(s["uid"])
-        w = f"session {s['uid']}"
+        w = _("session {uid}").format(uid=s["uid"])
         for k in ("name", "date", "rules_name", "rules_toml", "started_at"):
-            _need(isinstance(s[k], str), w, f'"{k}" must be text')
+            _need(isinstance(s[k], str), w, _('"{k}" must be text').format(k=k))
         for k in ("ended_at", "source_hash"):
-            _need(_opt_str(s[k]), w, f'"{k}" must be text or null')
+            _need(_opt_str(s[k]), w, _('"{k}" must be text or null').format(k=k))
         if s.get("plan") is not None:
             from ..core.evening import parse_plan
 
-            _need(isinstance(s["plan"], str), w, '"plan" must be text or null')
+            _need(isinstance(s["plan"], str), w, _('"plan" must be text or null'))
             try:
                 parse_plan(s["plan"])
             except WiezenError as err:
-                raise _Bad(f"{w}: {err}") from None
+                raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
         from ..core.sessionfile import TAG_RE, MAX_ROUND
 
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
-              '"tag" must be one word (letters, digits, -, ., _) or null')
+              _('"tag" must be one word (letters, digits, -, ., _) or null'))
         for k in ("round", "table"):
-            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, f'"{k}" must be 1 to {MAX_ROUND} or null')
+            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))
         try:
-            _need(parse_date(s["date"]).isoformat() == s["date"], w, f"bad date {s['date']!r}")
+            _need(parse_date(s["date"]).isoformat() == s["date"], w, _('bad date {date}').format(date=repr(s['date'])))
             _rules_cache(s["rules_toml"], s["rules_name"])
         except WiezenError as err:
-            raise _Bad(f"{w}: {err}") from None
+            raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
         players = s["players"]
-        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, '"players" must be a list of names')
+        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, _('"players" must be a list of names'))
         try:
             check_player_names(players)
         except WiezenError as err:
-            raise _Bad(f"{w}: {err}") from None
+            raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
         n = len(players)
-        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, '"first_dealer" must be a seat number')
+        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, _('"first_dealer" must be a seat number'))
         seated = {p.casefold(): p for p in players}
-        _need(isinstance(s["entries"], list), w, '"entries" must be a list')
+        _need(isinstance(s["entries"], list), w, _('"entries" must be a list'))
         uids_here: set[str] = set()
         for j, e in enumerate(s["entries"]):
             we = f"{w}, entries[{j}]"
-            _need(isinstance(e, dict), we, "must be an object")
+            _need(isinstance(e, dict), we, _("must be an object"))
             missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
-            _need(not missing, we, f"lacks {', '.join(missing)}")
-            _need(isinstance(e["uid"], str) and e["uid"] != "", we, '"uid" must be a non-empty text')
-            _need(e["uid"] not in seen_entries, we, f"uid {e['uid']} appears twice in the file")
+            _need(not missing, we, _('lacks {missing}').format(missing=', '.join(missing)))
+            _need(isinstance(e["uid"], str) and e["uid"] != "", we, _('"uid" must be a non-empty text'))
+            _need(e["uid"] not in seen_entries, we, _('uid {uid} appears twice in the file').format(uid=e['uid']))
             seen_entries.add(e["uid"])
-            we = f"{w}, entry {e['uid']}"
-            _need(e["kind"] in _KINDS, we, f"kind must be one of {', '.join(_KINDS)}")
+            we = _("{session}, entry {uid}").format(session=w, uid=e["uid"])
+            _need(e["kind"] in _KINDS, we, _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS)))
             for k in ("no", "multiplier", "next_multiplier"):
-                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, f'"{k}" must be a whole number from 1 to {2**40}')
+                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=2**40))
             for k in ("dealer", "next_dealer"):
-                _need(_is_int(e[k]) and 0 <= e[k] < n, we, f'"{k}" must be a seat number')
+                _need(_is_int(e[k]) and 0 <= e[k] < n, we, _('"{k}" must be a seat number').format(k=k))
             _need(e["deal_no"] is None or (_is_int(e["deal_no"]) and 1 <= e["deal_no"] <= 2**40), we,
-                  '"deal_no" must be an entry number or null')
-            _need(isinstance(e["round"], bool), we, '"round" must be true or false')
+                  _('"deal_no" must be an entry number or null'))
+            _need(isinstance(e["round"], bool), we, _('"round" must be true or false'))
             for k in ("text", "reason", "created_at"):
-                _need(isinstance(e[k], str), we, f'"{k}" must be text')
+                _need(isinstance(e[k], str), we, _('"{k}" must be text').format(k=k))
             for k in ("contract", "offender", "replaces"):
-                _need(_opt_str(e[k]), we, f'"{k}" must be text or null')
-            _need(e["offender"] is None or e["offender"].casefold() in seated, we, "the offender is not at the table")
+                _need(_opt_str(e[k]), we, _('"{k}" must be text or null').format(k=k))
+            _need(e["offender"] is None or e["offender"].casefold() in seated, we, _("the offender is not at the table"))
             _need(e["replaces"] is None or e["replaces"] in uids_here, we,
-                  "it replaces an entry that is not listed before it in its session")
+                  _("it replaces an entry that is not listed before it in its session"))
             pts = e["points"]
-            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, '"points" must map players to numbers')
-            _need(all(p.casefold() in seated for p in pts), we, "points for a player who is not at the table")
-            _need(len({p.casefold() for p in pts}) == len(pts), we, "a player has points twice")
-            _need(math.fsum(float(v) for v in pts.values()) == 0, we, "the points do not add up to 0")
+            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, _('"points" must map players to numbers'))
+            _need(all(p.casefold() in seated for p in pts), we, _("points for a player who is not at the table"))
+            _need(len({p.casefold() for p in pts}) == len(pts), we, _("a player has points twice"))
+            _need(math.fsum(float(v) for v in pts.values()) == 0, we, _("the points do not add up to 0"))
             tk = e["takers"]
-            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, '"takers" must map players to true/false')
-            _need(all(p in pts for p in tk), we, "a taker without points")
+            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, _('"takers" must map players to true/false'))
+            _need(all(p in pts for p in tk), we, _("a taker without points"))
             v = e["void"]
             if v is not None:
-                _need(isinstance(v, dict), we, '"void" must be an object or null')
-                _need(v.get("action") in ("undo", "amend"), we, 'the void\'s "action" must be undo or amend')
+                _need(isinstance(v, dict), we, _('"void" must be an object or null'))
+                _need(v.get("action") in ("undo", "amend"), we, _('the void\'s "action" must be undo or amend'))
                 _need(_opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
-                      'an amend void names the entry that replaced it ("by"), an undo does not')
+                      _('an amend void names the entry that replaced it ("by"), an undo does not'))
                 _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
-                      'the void needs "reason" and "created_at" texts')
+                      _('the void needs "reason" and "created_at" texts'))
             uids_here.add(e["uid"])
         hist = s.get("history")
         _need(hist is None or (isinstance(hist, list) and all(
             isinstance(h, list) and len(h) == 2 and h[0] in ("entry", "void", "seal")
             and (_is_int(h[1]) if h[0] == "seal" else isinstance(h[1], str)) for h in hist)), w,
-            '"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]')
+            _('"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]'))
         seals = s.get("seals")
         _need(seals is None or (isinstance(seals, list) and all(
             isinstance(x, dict) and _is_int(x.get("n")) and 1 <= x["n"] <= 100_000 and isinstance(x.get("seal"), str)
             and isinstance(x.get("sealed_at"), str) for x in seals)), w,
-            '"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}')
+            _('"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}'))
         _need(seals is None or [x["n"] for x in seals] == list(range(1, len(seals) + 1)), w,
-              "the seals must be numbered 1, 2, 3 ... in order")
-        _need(not seals or s["ended_at"] is not None, w, "an open session cannot carry a seal")
-        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, "its first seal is not at its end")
+              _("the seals must be numbered 1, 2, 3 ... in order"))
+        _need(not seals or s["ended_at"] is not None, w, _("an open session cannot carry a seal"))
+        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, _("its first seal is not at its end"))
         for j, e in enumerate(s["entries"]):
             v = e["void"]
             if v is not None and v["by"] is not None:
-                _need(v["by"] in uids_here, f"{w}, entry {e['uid']}", "voided by an entry that is not in its session")
+                _need(v["by"] in uids_here, _("{session}, entry {uid}").format(session=w, uid=e["uid"]), _("voided by an entry that is not in its session"))
     except _Bad as bad:
-        raise WiezenError(f"cannot import: {bad}") from None
+        raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
 
 def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -453,7 +454,9 @@ def _norm_void(v: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
 
 
 def _session_label(s: Mapping[str, Any]) -> str:
-    return f"session {s['uid'][:8]} ({s['date']}{', ' + s['name'] if s['name'] else ''})"
+    if s["name"]:
+        return _("session {uid} ({date}, {name})").format(uid=s["uid"][:8], date=s["date"], name=s["name"])
+    return _("session {uid} ({date})").format(uid=s["uid"][:8], date=s["date"])
 
 
 def _differences(here: Mapping[str, Any], there: Mapping[str, Any], keys: Iterable[str]) -> list[str]:
@@ -520,7 +523,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 if local["ended_at"] is not None and s["ended_at"] is not None and local["ended_at"] != s["ended_at"]:
                     diff.append("ended_at")
                 if diff:
-                    conflicts.append(f"{_session_label(local)} is here with another {', '.join(diff)}")
+                    conflicts.append(_('{session} is here with another {diff}').format(session=_session_label(local), diff=', '.join(diff)))
                     continue
                 local_entries = {e["uid"]: e for e in local["entries"]}
                 new_entries = []
@@ -534,15 +537,14 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                         a, b = _norm_entry(mine), _norm_entry(e)
                         fields = [k for k, x, y in zip(_ENTRY_FIELDS, a, b) if x != y]
                         conflicts.append(
-                            f"{_session_label(local)}, entry {mine['no']} ({e['uid'][:8]}) is here with another "
-                            f"{', '.join(fields)}"
+                            _('{session}, entry {no} ({uid}) is here with another {fields}').format(session=_session_label(local), no=mine['no'], uid=e['uid'][:8], fields=', '.join(fields))
                         )
                         continue
                     if mine["void"] is None and e["void"] is not None:
                         new_voids.append(e)
                     elif mine["void"] is not None and e["void"] is not None and _norm_void(mine["void"]) != _norm_void(e["void"]):
                         conflicts.append(
-                            f"{_session_label(local)}, entry {mine['no']} ({e['uid'][:8]}) was voided differently here"
+                            _('{session}, entry {no} ({uid}) was voided differently here').format(session=_session_label(local), no=mine['no'], uid=e['uid'][:8])
                         )
                 added, voids = _add_entries(led, sid, s, new_entries, conflicts, new_voids)
                 report.entries += added
@@ -566,8 +568,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 ).fetchone()
                 if dup:
                     conflicts.append(
-                        f"session {sid}: entry {dup[0]} would count twice (the file and this ledger recorded "
-                        "different entries after a common start: the ledgers have diverged)"
+                        _('session {id}: entry {no} would count twice (the file and this ledger recorded different entries after a common start: the ledgers have diverged)').format(id=sid, no=dup[0])
                     )
             if touched and not conflicts:
                 # what comes in must score as recorded: re-score every session it touches before committing
@@ -577,7 +578,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                     if p.session_id in file_seals:  # name the session as the file does, the entry by number
                         label = _session_label(file_seals[p.session_id][0])
                         where = label + (f", entry #{p.entry_no}" if p.entry_no is not None else "")
-                        conflicts.append(f"{where}: {p.message}")
+                        conflicts.append(_('{where}: {message}').format(where=where, message=p.message))
                     else:
                         conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
             if touched:
@@ -589,10 +590,11 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 else:
                     report.precedents_skipped = True
             if conflicts:
-                shown = "; ".join(conflicts[:5]) + (f"; and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
+                shown = "; ".join(conflicts[:5]) + (_("; and {n} more").format(n=len(conflicts) - 5) if len(conflicts) > 5 else "")
                 raise WiezenError(
-                    f"import refused, nothing was written: {len(conflicts)} conflict{'s' if len(conflicts) > 1 else ''}"
-                    f" with this ledger or with what the command line writes: {shown}"
+                    ngettext('import refused, nothing was written: {n} conflict with this ledger or with what the command line writes: {shown}',
+                             'import refused, nothing was written: {n} conflicts with this ledger or with what the command line writes: {shown}',
+                             len(conflicts)).format(n=len(conflicts), shown=shown)
                 )
             if dry_run:
                 raise _DryRun
@@ -613,17 +615,16 @@ def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[
         for x in theirs or []:
             if mine.get(x["n"]) != normalize_code(x["seal"]):
                 out.append(
-                    f"{_session_label(s)}: its seal {x['n']} in the file is {x['seal']}, but the history in the file "
-                    f"gives {mine.get(x['n'], 'no such seal')}: the file was changed after it was sealed"
+                    _('{session}: its seal {n} in the file is {seal}, but the history in the file gives {computed}: the file was changed after it was sealed').format(session=_session_label(s), n=x['n'], seal=x['seal'], computed=mine.get(x['n'], _('no such seal')))
                 )
         if s["ended_at"] is not None and s.get("history") is not None and not theirs:
-            out.append(f"{_session_label(s)} has ended but the file carries no seal for it")
+            out.append(_('{session} has ended but the file carries no seal for it').format(session=_session_label(s)))
         from .chain import history_problems
 
         for f in history_problems(conn, sid):
             r = conn.execute("SELECT uid FROM entries WHERE id = ?", (f.entry_id,)).fetchone() if f.entry_id else None
             where = f", entry #{f.entry_no}" + (f" ({r[0][:8]})" if r else "") if f.entry_no is not None else ""
-            out.append(f"{_session_label(s)}{where}: {f.message}")
+            out.append(_('{session}{where}: {message}').format(session=_session_label(s), where=where, message=f.message))
     return out
 
 
@@ -637,14 +638,12 @@ def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[
         row = conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (s["source_hash"],)).fetchone()
         if row:
             conflicts.append(
-                f"{_session_label(s)} was recorded from the same session file as session {row[0]} here, under "
-                "another id (the evening would count twice)"
+                _('{session} was recorded from the same session file as session {id} here, under another id (the evening would count twice)').format(session=_session_label(s), id=row[0])
             )
             return None
     if s["ended_at"] is None and open_row is not None:
         conflicts.append(
-            f"{_session_label(s)} is still open in the file, and this ledger has an open session already "
-            f"(session {open_row[0]}): end one of them (`wiezen session end`), then import again"
+            _('{session} is still open in the file, and this ledger has an open session already (session {id}): end one of them (`wiezen session end`), then import again').format(session=_session_label(s), id=open_row[0])
         )
         return None
     return insert_session(
@@ -677,16 +676,16 @@ def _add_entries(
         nonlocal added
         replaces = local_id.get(e["replaces"]) if e["replaces"] is not None else None
         if e["replaces"] is not None and replaces is None:
-            conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} replaces an entry that is not here")
+            conflicts.append(_('{session}, entry {uid} replaces an entry that is not here').format(session=_session_label(s), uid=e['uid'][:8]))
             return
         clash = conn.execute("SELECT session_id FROM entries WHERE uid = ?", (e["uid"],)).fetchone()
         if clash:
-            conflicts.append(f"entry {e['uid'][:8]} of {_session_label(s)} is here already, in session {clash[0]}")
+            conflicts.append(_('entry {uid} of {session} is here already, in session {id}').format(uid=e['uid'][:8], session=_session_label(s), id=clash[0]))
             return
         try:
             halves = [half_points(v) for v in e["points"].values()]
         except WiezenError as err:
-            conflicts.append(f"{_session_label(s)}, entry #{e['no']} ({e['uid'][:8]}): {err}")
+            conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
             return
         tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
         eid = insert_entry(conn, NewEntry(
@@ -707,7 +706,7 @@ def _add_entries(
             return
         by = local_id.get(v["by"]) if v["by"] is not None else None
         if v["by"] is not None and by is None:
-            conflicts.append(f"{_session_label(s)}, entry {e['uid'][:8]} is voided by an entry that is not here")
+            conflicts.append(_('{session}, entry {uid} is voided by an entry that is not here').format(session=_session_label(s), uid=e['uid'][:8]))
             return
         insert_void(conn, local_id[e["uid"]], v["action"], by, v["reason"], v["created_at"])
         voids += 1
@@ -738,8 +737,7 @@ def _add_entries(
     for e in list(new_voids.values()):
         add_void(e)
     for x in new_seals.values():
-        conflicts.append(f"{_session_label(s)}: its seal {x['n']} has no place in the file's history "
-                         "(the chain does not fit)")
+        conflicts.append(_("{session}: its seal {n} has no place in the file's history (the chain does not fit)").format(session=_session_label(s), n=x['n']))
     return added, voids
 
 
@@ -754,27 +752,27 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
     added = 0
     for i, p in enumerate(precs):
         try:
-            _need(isinstance(p, dict), f"precedents[{i}]", "must be an object")
+            _need(isinstance(p, dict), f"precedents[{i}]", _("must be an object"))
             missing = [k for k in _PRECEDENT_KEYS if k not in p]
-            _need(not missing, f"precedents[{i}]", f"lacks {', '.join(missing)}")
-            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", '"uid" must be a non-empty text')
-            w = f"precedent {p['uid'][:8]}"
-            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, '"date" and "created_at" must be text')
-            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, '"session" and "entry" must be uids or null')
+            _need(not missing, f"precedents[{i}]", _('lacks {missing}').format(missing=', '.join(missing)))
+            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", _('"uid" must be a non-empty text'))
+            w = _("precedent {uid}").format(uid=p["uid"][:8])
+            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, _('"date" and "created_at" must be text'))
+            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, _('"session" and "entry" must be uids or null'))
             _need(p["entry_no"] is None or (_is_int(p["entry_no"]) and 1 <= p["entry_no"] <= 2**40), w,
-                  f'"entry_no" must be a number from 1 to {2**40} or null')
-            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, '"origin" must be ruling, penalty or house-rules')
+                  _('"entry_no" must be a number from 1 to {value} or null').format(value=2**40))
+            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, _('"origin" must be ruling, penalty or house-rules'))
             _need(isinstance(p["players"], list) and all(isinstance(x, str) for x in p["players"]), w,
-                  '"players" must be a list of names')
+                  _('"players" must be a list of names'))
             vs = p["versions"]
             _need(isinstance(vs, list) and len(vs) > 0 and all(isinstance(v, dict) for v in vs), w,
-                  '"versions" must be a non-empty list')
+                  _('"versions" must be a non-empty list'))
             for k, v in enumerate(vs, 1):
-                _need(v.get("version") == k, w, "versions must be numbered 1, 2, 3 ... in order")
+                _need(v.get("version") == k, w, _("versions must be numbered 1, 2, 3 ... in order"))
                 _need(all(isinstance(v.get(x), str) for x in ("title", "ruling", "note", "edited_at")), w,
-                      'a version needs "title", "ruling", "note" and "edited_at" texts')
+                      _('a version needs "title", "ruling", "note" and "edited_at" texts'))
                 _need(isinstance(v.get("tags"), list) and all(isinstance(t, str) for t in v["tags"]), w,
-                      '"tags" must be a list of words')
+                      _('"tags" must be a list of words'))
                 # the same checks as `precedent add` and `precedent edit`: a clear line, never "CHECK constraint failed"
                 from ..core.text import require_utf8
                 from .precedents import clean_ruling, clean_tags, clean_title
@@ -786,27 +784,27 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
                     clean_ruling(v["ruling"])
                     clean_tags(v["tags"])
                 except WiezenError as e:
-                    raise _Bad(f"{w}, version {k}: {str(e).replace('; nothing was recorded', '')}") from None
+                    raise _Bad(_('{w}, version {k}: {error}').format(w=w, k=k, error=str(e).replace(_('; nothing was recorded'), ''))) from None
             from ..core.dates import parse_date
 
             try:
-                _need(parse_date(p["date"]).isoformat() == p["date"], w, f"bad date {p['date']!r} (YYYY-MM-DD)")
+                _need(parse_date(p["date"]).isoformat() == p["date"], w, _('bad date {date} (YYYY-MM-DD)').format(date=repr(p['date'])))
             except WiezenError:
-                raise _Bad(f"{w}: bad date {p['date']!r} (YYYY-MM-DD)") from None
+                raise _Bad(_('{w}: bad date {date} (YYYY-MM-DD)').format(w=w, date=repr(p['date']))) from None
         except _Bad as e:
-            raise WiezenError(f"cannot import: {e}") from None
+            raise WiezenError(_('cannot import: {error}').format(error=e)) from None
         session_id = entry_id = None
         if p["session"] is not None:
             session_id = sess_id.get(p["session"])
             if session_id is None:
-                conflicts.append(f"{w} belongs to session {p['session'][:8]}, which is neither here nor in the file")
+                conflicts.append(_("{precedent} belongs to session {uid}, which is neither here nor in the file").format(precedent=w, uid=p["session"][:8]))
                 continue
         if p["entry"] is not None:
             row = conn.execute(
                 "SELECT id FROM entries WHERE uid = ? AND session_id IS ?", (p["entry"], session_id)
             ).fetchone()
             if row is None:
-                conflicts.append(f"{w} refers to entry {p['entry'][:8]}, which is neither here nor in the file")
+                conflicts.append(_("{precedent} refers to entry {uid}, which is neither here nor in the file").format(precedent=w, uid=p["entry"][:8]))
                 continue
             entry_id = row[0]
         here = conn.execute(
@@ -825,7 +823,7 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             if (here[1], here[2], here[3], here[4], json.loads(here[5]), here[6], here[7]) != (
                 p["date"], session_id, p["entry_no"], entry_id, p["players"], p["origin"], p["created_at"]
             ):
-                conflicts.append(f"{w} is here with other content")
+                conflicts.append(_("{precedent} is here with other content").format(precedent=w))
                 continue
             have = [
                 {"version": v[0], "title": v[1], "ruling": v[2], "tags": json.loads(v[3]), "note": v[4], "edited_at": v[5]}
@@ -838,7 +836,7 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
         keys = ("version", "title", "ruling", "tags", "note", "edited_at")
         common = min(len(have), len(vs))
         if have[:common] != [{k: v.get(k) for k in keys} for v in vs[:common]]:
-            conflicts.append(f"{w} was edited differently here")
+            conflicts.append(_("{precedent} was edited differently here").format(precedent=w))
             continue
         for v in vs[len(have):]:
             insert_precedent_version(conn, pid, v["version"], v["title"], v["ruling"], v["tags"], v["note"], v["edited_at"])
@@ -863,14 +861,14 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
     from .schema import SCHEMA_VERSION
 
     if not os.path.exists(path):
-        raise WiezenError(f"'{path}' does not exist")
+        raise WiezenError(_("'{path}' does not exist").format(path=path))
     if os.path.isdir(path):
-        raise WiezenError(f"'{path}' is a folder, not a file")
+        raise WiezenError(_("'{path}' is a folder, not a file").format(path=path))
     try:
         with open(path, "rb") as f:
             head = f.read(16)
     except OSError as e:
-        raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
+        raise WiezenError(_("cannot read '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
     if head != b"SQLite format 3\x00":
         from ..core.text import parse_json
 
@@ -878,9 +876,9 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
             with open(path, encoding="utf-8-sig") as f:
                 text = f.read()
         except UnicodeDecodeError:
-            raise WiezenError(f"'{path}' is neither a wiezen export (JSON) nor a wiezen ledger") from None
+            raise WiezenError(_("'{path}' is neither a wiezen export (JSON) nor a wiezen ledger").format(path=path)) from None
         except OSError as e:
-            raise WiezenError(f"cannot read '{path}': {e.strerror}") from None
+            raise WiezenError(_("cannot read '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
         doc = parse_json(text, f"'{path}'")
         yield doc, "file"
         return
@@ -893,10 +891,10 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if app != APP_ID or version < 1:
-            raise WiezenError(f"'{path}' is an SQLite database, but not a wiezen ledger")
+            raise WiezenError(_("'{path}' is an SQLite database, but not a wiezen ledger").format(path=path))
         if version > SCHEMA_VERSION:
             raise WiezenError(
-                f"'{path}' was written by a newer wiezen (schema {version}, this one knows {SCHEMA_VERSION}): upgrade wiezen"
+                _("'{path}' was written by a newer wiezen (schema {version}, this one knows {schema}): upgrade wiezen").format(path=path, version=version, schema=SCHEMA_VERSION)
             )
         from .. import __version__
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 
 PART = ".wiezen-part-"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -36,6 +37,19 @@ def same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
+#: what is written, as a sentence names it ("the backup"): translated whole, for the article
+_THE = {
+    "backup": N_("the backup"),
+    "export": N_("the export"),
+    "copy made before the upgrade": N_("the copy made before the upgrade"),
+    "file": N_("the file"),
+}
+
+
+def _the(what: str) -> str:
+    return _(_THE.get(what, "the " + what))
+
+
 def refuse_target(target: str, ledger_path: str | None, force: bool, what: str, any_file: bool = False) -> None:
     """Raise when ``target`` may not be written: it is the ledger in use (or one of its journal files), or
     an existing SQLite file (``any_file``: any existing file) and ``force`` is not given."""
@@ -43,22 +57,20 @@ def refuse_target(target: str, ledger_path: str | None, force: bool, what: str, 
         for suffix in ("", "-wal", "-shm", "-journal"):
             if same_file(target, ledger_path + suffix):
                 raise WiezenError(
-                    f"'{target}' is the ledger in use{' (' + suffix[1:] + ' file)' if suffix else ''}: "
-                    f"the {what} would destroy it; write the {what} to another file (nothing was written)"
+                    _("'{target}' is the ledger in use{value}: {what} would destroy it; write {what} to another file (nothing was written)").format(target=target, value=' (' + suffix[1:] + ' file)' if suffix else '', what=_the(what))
                 )
     if os.path.isdir(target):
-        raise WiezenError(f"'{target}' is a folder: give a file name for the {what}")
+        raise WiezenError(_("'{target}' is a folder: give a file name for {what}").format(target=target, what=_the(what)))
     if os.path.exists(target) and not os.path.isfile(target):  # a FIFO would hang a read of its header
-        raise WiezenError(f"'{target}' is not a file (a named pipe or a device?): give a file name for the {what}")
+        raise WiezenError(_("'{target}' is not a file (a named pipe or a device?): give a file name for {what}").format(target=target, what=_the(what)))
     if os.path.exists(target) and not force:
         if is_sqlite(target):
             raise WiezenError(
-                f"'{target}' exists already and is an SQLite database (another ledger?): the {what} will not write over it; "
-                "choose a new file name, or add --force to replace it (nothing was written)"
+                _("'{target}' exists already and is an SQLite database (another ledger?): {what} will not write over it; choose a new file name, or add --force to replace it (nothing was written)").format(target=target, what=_the(what))
             )
         if any_file:
             raise WiezenError(
-                f"'{target}' exists already: choose a new file name for the {what}, or add --force to replace it"
+                _("'{target}' exists already: choose a new file name for {what}, or add --force to replace it").format(target=target, what=_the(what))
             )
 
 
@@ -96,7 +108,7 @@ def atomic_file(target: str, what: str = "file") -> Iterator[str]:
     flushed to disk and renamed to ``target`` in one step. On error it is removed and ``target`` untouched."""
     folder, name = os.path.split(os.path.abspath(target))
     if not os.path.isdir(folder):
-        raise WiezenError(f"cannot write the {what} '{target}': the folder '{folder}' does not exist")
+        raise WiezenError(_("cannot write {what} '{target}': the folder '{folder}' does not exist").format(what=_the(what), target=target, folder=folder))
     _clean_stale(target)
     tmp = os.path.join(folder, f".{name}{PART}{os.getpid()}-{os.urandom(4).hex()}")
     try:
@@ -120,8 +132,8 @@ def atomic_file(target: str, what: str = "file") -> Iterator[str]:
     except OSError as e:
         _remove(tmp)
         if not os.access(folder, os.W_OK):
-            raise WiezenError(f"cannot write the {what} '{target}': the folder '{folder}' is read-only") from None
-        raise WiezenError(f"cannot write the {what} '{target}': {e.strerror or e}") from None
+            raise WiezenError(_("cannot write {what} '{target}': the folder '{folder}' is read-only").format(what=_the(what), target=target, folder=folder)) from None
+        raise WiezenError(_("cannot write {what} '{target}': {value}").format(what=_the(what), target=target, value=e.strerror or e)) from None
     except BaseException:
         _remove(tmp)
         raise

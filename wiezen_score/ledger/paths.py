@@ -6,6 +6,7 @@ import os
 import stat
 
 from ..core.errors import WiezenError
+from ..core.i18n import _
 
 
 def default_path() -> str:
@@ -23,11 +24,11 @@ def resolve_path(opt: str | None) -> str:
 
     if opt is not None and not opt.strip():
         raise WiezenError(
-            "--db is empty (an unset shell variable?): give the ledger's file, e.g. --db club.db, or leave --db out "
-            "for your own ledger (`wiezen db path`)"
+            _("--db is empty (an unset shell variable?): give the ledger's file, e.g. --db club.db, or leave --db out "
+            "for your own ledger (`wiezen db path`)")
         )
     path = opt or os.environ.get("WIEZEN_DB") or default_path()
-    require_utf8(path, f"the ledger's path '{path}'")
+    require_utf8(path, _("the ledger's path '{path}'").format(path=path))
     return path
 
 
@@ -50,12 +51,12 @@ def check_ledger_path(path: str) -> bool:
     except FileNotFoundError:
         return False
     except NotADirectoryError:
-        raise WiezenError(f"the ledger '{path}' cannot be there: a part of its path is a file, not a folder") from None
+        raise WiezenError(_("the ledger '{path}' cannot be there: a part of its path is a file, not a folder").format(path=path)) from None
     except OSError as e:
-        raise WiezenError(f"cannot reach the ledger '{path}': {e.strerror}") from None
+        raise WiezenError(_("cannot reach the ledger '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
     for test, kind in _KINDS:
         if test(st.st_mode):
-            raise WiezenError(f"the ledger '{path}' is {kind}, not a ledger file: give the path of a file (--db FILE)")
+            raise WiezenError(_("the ledger '{path}' is {kind}, not a ledger file: give the path of a file (--db FILE)").format(path=path, kind=kind))
     return True
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..core.errors import WiezenError
 from ..views.precedent import HL_END, HL_START
 from .sql import append_only
+from ..core.i18n import N_, _
 
 if TYPE_CHECKING:
     from .rows import EntryRow, SessionInfo
@@ -147,21 +148,21 @@ class Hit:
 def clean_text(text: str | None, what: str, example: str) -> str:
     t = (text or "").strip()
     if not t:
-        raise WiezenError(f"a precedent needs a {what}: it cannot be empty (e.g. {example}); nothing was recorded")
+        raise WiezenError(_('a precedent needs a {what}: it cannot be empty (e.g. {example}); nothing was recorded').format(what=_(what), example=example))
     if HL_START in t or HL_END in t or "\x00" in t:
-        raise WiezenError(f"the {what} contains control characters; nothing was recorded")
+        raise WiezenError(_('the {what} contains control characters; nothing was recorded').format(what=_(what)))
     return t
 
 
 def clean_title(title: str | None) -> str:
-    t = clean_text(title, "title", "\"Renonce in troef\"")
+    t = clean_text(title, N_("title"), "\"Renonce in troef\"")
     if "\n" in t:
-        raise WiezenError("a precedent's title is one line; put the details in --ruling; nothing was recorded")
+        raise WiezenError(_("a precedent's title is one line; put the details in --ruling; nothing was recorded"))
     return t
 
 
 def clean_ruling(ruling: str | None) -> str:
-    return clean_text(ruling, "ruling", "--ruling \"the offender pays the penalty to each other player\"")
+    return clean_text(ruling, N_("ruling"), "--ruling \"the offender pays the penalty to each other player\"")
 
 
 def clean_tags(tags: Sequence[str]) -> tuple[str, ...]:
@@ -252,7 +253,7 @@ def _row(r: Sequence[Any], history: tuple[Version, ...] = ()) -> Precedent:
 def get(led: Ledger, pid: int) -> Precedent:
     r = led.conn.execute(_SELECT + "WHERE p.id = ?", (pid,)).fetchone()
     if r is None:
-        raise WiezenError(f"no precedent {pid} (see `wiezen precedent list`)")
+        raise WiezenError(_('no precedent {pid} (see `wiezen precedent list`)').format(pid=pid))
     history = tuple(
         Version(version=v[0], title=v[1], ruling=v[2], tags=tuple(json.loads(v[3])), note=v[4], edited_at=v[5])
         for v in led.conn.execute(
@@ -365,8 +366,7 @@ def _resolve_players(led: Ledger, names: Sequence[str], s: SessionInfo | None) -
                 row = led.conn.execute("SELECT name FROM players WHERE name = ?", (part,)).fetchone()
                 if row is None:
                     raise WiezenError(
-                        f"no player '{part}' in the ledger; name players who played a session, or link the "
-                        "precedent to one with --session"
+                        _("no player '{part}' in the ledger; name players who played a session, or link the precedent to one with --session").format(part=part)
                     )
                 name = str(row[0])
             if name not in out:
@@ -412,7 +412,7 @@ def _add(
         assert s is not None
         rows = [r for r in led.entries(s) if r.no == entry_no]
         if not rows:
-            raise WiezenError(f"no entry {entry_no} in session {s.id} (see `wiezen sheet --session {s.id}`)")
+            raise WiezenError(_('no entry {entry_no} in session {id} (see `wiezen sheet --session {id}`)').format(entry_no=entry_no, id=s.id))
         entry_id = next((r.id for r in rows if not r.voided), rows[-1].id)
     names = _resolve_players(led, players, s)
     ts = now()
@@ -444,7 +444,7 @@ def edit(
         r = new_ruling if new_ruling is not None else cur.ruling
         g = new_tags if new_tags is not None else cur.tags
         if (t, r, g) == (cur.title, cur.ruling, cur.tags):
-            raise WiezenError(f"precedent {pid} already reads like that: nothing changed, nothing was recorded")
+            raise WiezenError(_('precedent {pid} already reads like that: nothing changed, nothing was recorded').format(pid=pid))
         version = cur.version + 1
         insert_precedent_version(c, pid, version, t, r, g, note.strip(), now())
     return pid, version
@@ -458,9 +458,9 @@ def rules_changed(led: Ledger, name: str, old: str, new: str, reason: str | None
     from ..core.rules import parse_rules
     from ..core.rulediff import diff_rules
 
-    new_rules = parse_rules(new, f"house rules '{name}'")
+    new_rules = parse_rules(new, _("house rules '{name}'").format(name=name))
     try:
-        old_rules = parse_rules(old, f"house rules '{name}' (before)")
+        old_rules = parse_rules(old, _("house rules '{name}' (before)").format(name=name))
         changes = diff_rules(old_rules, new_rules)
     except WiezenError:
         changes = ["the earlier version no longer reads as valid house rules; replaced as a whole"]

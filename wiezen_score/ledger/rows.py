@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
 from ..core.session import EntryInput
+from ..core.i18n import _
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -50,7 +51,7 @@ _RULES_CACHE: dict[str, HouseRules] = {}
 def _rules_cache(text: str, name: str) -> HouseRules:
     r = _RULES_CACHE.get(text)
     if r is None:
-        r = _RULES_CACHE[text] = parse_rules(text, f"house rules '{name}'")
+        r = _RULES_CACHE[text] = parse_rules(text, _("house rules '{name}'").format(name=name))
     return r
 
 
@@ -114,7 +115,7 @@ def half_points(v: Any) -> int:
 
     two = Fraction(v) * 2
     if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
-        raise WiezenError(f"{fmt(float(v))} points cannot be recorded: whole or half points, at most {grouped(POINTS_BOUND)}")
+        raise WiezenError(_('{points} points cannot be recorded: whole or half points, at most {most}').format(points=fmt(float(v)), most=grouped(POINTS_BOUND)))
     return int(two)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, Callable
+from ..core.i18n import _
 
 from .sql import _statements, append_only
 
@@ -108,8 +109,7 @@ def _m006_chain(db: Any) -> None:
     ).fetchone()
     if bad is not None:
         raise WiezenError(
-            f"session {bad[0]}, entry #{bad[1]} holds {bad[2]!r} points, which no deal can give (whole or half "
-            f"points, at most {grouped(chain.POINTS_BOUND)}): the ledger cannot be upgraded; restore a backup"
+            _('session {session}, entry #{no} holds {points} points, which no deal can give (whole or half points, at most {most}): the ledger cannot be upgraded; restore a backup').format(session=bad[0], no=bad[1], points=repr(bad[2]), most=grouped(chain.POINTS_BOUND))
         )
     kept = [r[0] for r in conn.execute(
         "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "

@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from ..core.numbers import fmt, plain
+from ..core.i18n import _
 from .rows import COUNTS
 
 
@@ -174,7 +175,8 @@ def check_player_evenings(conn: sqlite3.Connection) -> list[tuple[int, str]]:
         "ORDER BY k.session_id, k.player_id"
     ):
         a, b = (" ".join(fmt(v) for v in part) for part in (vals[:4], vals[4:]))
-        out.append((sid, f"the standings' figures (points deals taken made) of {name} are {a}; the entries give {b}"))
+        out.append((sid, _("the standings' figures (points deals taken made) of {name} are {stored}; the entries give {summed}")
+                    .format(name=name, stored=a, summed=b)))
     return out
 
 
@@ -193,7 +195,7 @@ def season_series(
         {"since": since, "until": until},
     ).fetchall()
     per_day: dict[str, set[int]] = {}
-    for sid, date, _, _ in rows:
+    for sid, date, _a, _b in rows:
         per_day.setdefault(date, set()).add(sid)
     out: dict[str, list[tuple[str, int | float]]] = {}
     running: dict[str, float] = {}

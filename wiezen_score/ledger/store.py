@@ -25,6 +25,7 @@ __all__ = ["Ledger", "half_points", "open_ledger", "session_setup"]
 
 
 from .schema import SCHEMA_VERSION, _migrations
+from ..core.i18n import _, ngettext
 
 
 class Ledger:
@@ -64,14 +65,13 @@ class Ledger:
             return
         if version > SCHEMA_VERSION:
             raise WiezenError(
-                f"the ledger '{self.path}' was written by a newer wiezen (schema {version}, this one knows "
-                f"{SCHEMA_VERSION}): upgrade wiezen"
+                _("the ledger '{path}' was written by a newer wiezen (schema {version}, this one knows {schema}): upgrade wiezen").format(path=self.path, version=version, schema=SCHEMA_VERSION)
             )
         if version == 0 and existed:
             app = self.conn.execute("PRAGMA application_id").fetchone()[0]
             tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
             if tables and app != APP_ID:
-                raise WiezenError(f"'{self.path}' is an SQLite database, but not a wiezen ledger")
+                raise WiezenError(_("'{path}' is an SQLite database, but not a wiezen ledger").format(path=self.path))
         if self.readonly and 0 < version:
             # a reading command on a ledger of an older wiezen: upgrade it (backup first), then read
             self.conn.close()
@@ -80,11 +80,11 @@ class Ledger:
                 self.notes += upgraded.notes
                 upgraded.close()
             except WiezenError as e:
-                raise WiezenError(f"the ledger needs an upgrade to schema {SCHEMA_VERSION} before it can be read: {e}") from None
+                raise WiezenError(_('the ledger needs an upgrade to schema {schema} before it can be read: {error}').format(schema=SCHEMA_VERSION, error=e)) from None
             self.conn = _connect(self.path, readonly=True)
             return
         if self.readonly:
-            raise WiezenError(f"the ledger '{self.path}' is empty: start a session first")
+            raise WiezenError(_("the ledger '{path}' is empty: start a session first").format(path=self.path))
         self._migrate(version, existed)
 
     def _migrate(self, version: int, existed: bool) -> None:
@@ -107,8 +107,13 @@ class Ledger:
             if version > 0 and existed and not had_chain:
                 n = self.conn.execute("SELECT count(*) FROM seals").fetchone()[0]
                 self.notes.append(
-                    f"the ledger now keeps its history in a hash chain: {n} ended session{'s' * (n != 1)} "
-                    "sealed as they were (`wiezen sheet --session ID` shows a session's seal)"
+                    ngettext(
+                        "the ledger now keeps its history in a hash chain: {n} ended session "
+                        "sealed as they were (`wiezen sheet --session ID` shows a session's seal)",
+                        "the ledger now keeps its history in a hash chain: {n} ended sessions "
+                        "sealed as they were (`wiezen sheet --session ID` shows a session's seal)",
+                        n,
+                    ).format(n=n)
                 )
             self.conn.execute(f"PRAGMA application_id = {APP_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -165,10 +170,10 @@ class Ledger:
         except sqlite3.Error as e:
             folder = os.path.dirname(os.path.abspath(target))
             if not os.path.isdir(folder):
-                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' does not exist") from None
+                raise WiezenError(_("cannot write the backup '{target}': the folder '{folder}' does not exist").format(target=target, folder=folder)) from None
             if not os.access(folder, os.W_OK):
-                raise WiezenError(f"cannot write the backup '{target}': the folder '{folder}' is read-only") from None
-            raise WiezenError(f"cannot write the backup '{target}': {e}") from None
+                raise WiezenError(_("cannot write the backup '{target}': the folder '{folder}' is read-only").format(target=target, folder=folder)) from None
+            raise WiezenError(_("cannot write the backup '{target}': {error}").format(target=target, error=e)) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -180,7 +185,7 @@ class Ledger:
         A write() inside another one joins it: the outer one commits (or rolls back) the whole.
         """
         if self.readonly:
-            raise WiezenError(f"the ledger '{self.path}' is open read-only")
+            raise WiezenError(_("the ledger '{path}' is open read-only").format(path=self.path))
         c = self.conn
         if self._writing:
             yield c
@@ -235,8 +240,7 @@ class Ledger:
         other = confusable(name, known)
         if other is not None:
             raise WiezenError(
-                f"'{name}' looks the same on screen as '{other}', a player this ledger knows: if it is {other}, "
-                f"type {other}; else give the new player another name"
+                _("'{name}' looks the same on screen as '{other}', a player this ledger knows: if it is {other}, type {other}; else give the new player another name").format(name=name, other=other)
             )
         return name
 
@@ -258,14 +262,14 @@ class Ledger:
         with self.write() as c:
             old = self.rules_text(name)
             if old == text:
-                return f"house rules '{name}' are already added, unchanged"
+                return _("house rules '{name}' are already added, unchanged").format(name=name)
             insert_house_rules(c, name, text, reason or "")
             pid = self._on_rules_added(name, old, text, reason)
         if old is None:
-            return f"added house rules '{name}'"
-        return f"replaced house rules '{name}' for new sessions (sessions already recorded keep theirs)" + (
-            f"; recorded as precedent {pid} (`wiezen precedent show {pid}`)" if pid else ""
-        )
+            return _("added house rules '{name}'").format(name=name)
+        return _("replaced house rules '{name}' for new sessions (sessions already recorded keep theirs)").format(
+            name=name
+        ) + (_("; recorded as precedent {id} (`wiezen precedent show {id}`)").format(id=pid) if pid else "")
 
     def _on_rules_added(self, name: str, old: str | None, new: str, reason: str | None) -> int | None:
         """Hook for the precedents log: replaced house rules are a ruling worth keeping.
@@ -309,17 +313,17 @@ class Ledger:
         if session_id is not None:
             s = self._session("id = ?", (session_id,))
             if s is None:
-                raise WiezenError(f"no session {session_id} (see `wiezen sessions`)")
+                raise WiezenError(_('no session {session_id} (see `wiezen sessions`)').format(session_id=session_id))
             return s
         s = self.open_session() or self._session("1 ORDER BY date DESC, id DESC LIMIT 1", ())
         if s is None:
-            raise WiezenError("no sessions yet: start one with `wiezen session start --players jan,piet,mieke,lotte`")
+            raise WiezenError(_("no sessions yet: start one with `wiezen session start --players jan,piet,mieke,lotte`"))
         return s
 
     def require_open(self) -> SessionInfo:
         s = self.open_session()
         if s is None:
-            raise WiezenError("no open session: start one with `wiezen session start --players jan,piet,mieke,lotte`")
+            raise WiezenError(_("no open session: start one with `wiezen session start --players jan,piet,mieke,lotte`"))
         return s
 
     def start_session(
@@ -344,7 +348,7 @@ class Ledger:
             s = self.open_session()
             assert s is not None
             raise WiezenError(
-                f"session {s.id} ({s.name or s.date}) is still open: end it first with `wiezen session end`"
+                _('session {id} ({value}) is still open: end it first with `wiezen session end`').format(id=s.id, value=s.name or s.date)
             )
         ts = now()
         return insert_session(
@@ -542,11 +546,10 @@ class Ledger:
                 (s.id,),
             ).fetchone()
             if row is None:
-                raise WiezenError("nothing to undo: the session has no entries that count")
+                raise WiezenError(_("nothing to undo: the session has no entries that count"))
             if expect is not None and row[0] != expect:
                 raise WiezenError(
-                    f"nothing undone: #{row[1]} {row[2]} was recorded meanwhile and is now the last entry; "
-                    "undo again to void that one"
+                    _('nothing undone: #{row} {row2} was recorded meanwhile and is now the last entry; undo again to void that one').format(row=row[1], row2=row[2])
                 )
             self._void(row[0], "undo", None, reason)
             target = row[0]
@@ -566,10 +569,10 @@ class Ledger:
             target = [r for r in rows if r.no == no]
             if not target:
                 if any(r.no == no for r in self.entries(s)):
-                    raise WiezenError(f"entry {no} is voided: amend an entry that counts")
-                raise WiezenError(f"no entry {no} in this session")
+                    raise WiezenError(_('entry {no} is voided: amend an entry that counts').format(no=no))
+                raise WiezenError(_('no entry {no} in this session').format(no=no))
             if expect is not None and target[0].id != expect:
-                raise WiezenError(f"nothing amended: entry #{no} was changed meanwhile (now {target[0].text})")
+                raise WiezenError(_('nothing amended: entry #{no} was changed meanwhile (now {text})').format(no=no, text=target[0].text))
             inputs = [(r.no, e if r.no == no else r.as_input()) for r in rows]
             result = fold(inputs, s.rules, s.players, s.first_dealer)
             new_id: int | None = None
@@ -689,7 +692,7 @@ class Ledger:
             try:
                 item = parse_line(raw)
             except WiezenError as e:
-                raise WiezenError(f"line {no}: {e}") from None
+                raise WiezenError(_('line {no}: {error}').format(no=no, error=e)) from None
             if item is not None:
                 lines.append((no, item))
         name, date, rules_spec, players, dealer = default_name, today, "whisthub", None, ""
@@ -713,15 +716,15 @@ class Ledger:
             elif item.key == "round":
                 rnd, tno = item.round or rnd, item.table or tno
         if players is None:
-            raise WiezenError("the session file has no 'players' line before its first deal")
+            raise WiezenError(_("the session file has no 'players' line before its first deal"))
         for no, item in lines[body_start:]:
             if isinstance(item, Header):
-                raise WiezenError(f"line {no}: '{item.key}' belongs at the top of the file, before the first deal")
+                raise WiezenError(_("line {no}: '{key}' belongs at the top of the file, before the first deal").format(no=no, key=item.key))
         try:
             date = session_setup(players, dealer, date, Date.fromisoformat(today))[2]
             rules, rules_text = resolve_rules(rules_spec)
         except WiezenError as e:
-            raise WiezenError(f"session file: {e}") from None
+            raise WiezenError(_('session file: {error}').format(error=e)) from None
         with self.write():
             if self.session_by_hash(digest) is not None:  # recorded by another process meanwhile
                 return int(self.session_by_hash(digest) or 0), False
@@ -737,21 +740,21 @@ class Ledger:
                     if isinstance(item, Undo):
                         self._void(ids.pop(f.undo()), "undo", None, item.reason)
                     elif isinstance(item, Amend):
-                        raise WiezenError("amend is for correcting a recorded session; in a session file, fix the line instead")
+                        raise WiezenError(_("amend is for correcting a recorded session; in a session file, fix the line instead"))
                     else:
                         sc = f.score(item)
                         ids[next_no] = self._insert(s, next_no, sc)
                         f.take(next_no, sc)
                         next_no += 1
                 except WiezenError as e:
-                    raise WiezenError(f"line {lineno}: {e}") from None
+                    raise WiezenError(_('line {no}: {error}').format(no=lineno, error=e)) from None
         return s.id, True
 
 
 def _correction_reason(s: SessionInfo, reason: str) -> None:
     if s.ended_at is not None and not reason.strip():
         raise WiezenError(
-            f"session {s.id} has ended: a correction after the evening needs a reason (--reason TEXT); nothing was changed"
+            _('session {id} has ended: a correction after the evening needs a reason (--reason TEXT); nothing was changed').format(id=s.id)
         )
 
 
@@ -789,8 +792,10 @@ def open_ledger(
         if readonly or create is None:
             folder = missing_folder(path)
             raise WiezenError(
-                f"no ledger at '{path}' yet" + (f" (its folder '{folder}' does not exist either)" if folder else "")
-                + ": start a session first (`wiezen session start --players ...`)"
+                (_("no ledger at '{path}' yet (its folder '{folder}' does not exist either): start a session first "
+                   "(`wiezen session start --players ...`)") if folder
+                 else _("no ledger at '{path}' yet: start a session first (`wiezen session start --players ...`)"))
+                .format(path=path, folder=folder)
             )
         folder = missing_folder(path)
         while folder is not None:  # the folders to make, deepest first, so that a failure can remove them
@@ -803,7 +808,7 @@ def open_ledger(
         for note in led.notes:  # what an upgrade did: said once, on stderr, so that output stays clean
             import sys
 
-            sys.stderr.write(f"note: {note}\n")
+            sys.stderr.write(_("note: {note}").format(note=note) + "\n")
         try:
             yield led
             ok = True
@@ -910,17 +915,16 @@ def check_player_names(names: Sequence[str]) -> list[str]:
     from ..core.names import check_table, name_key, normalize_name
     from ..core.text import require_utf8
 
-    names = [normalize_name(require_utf8(n, f"the player name '{n}'")) for n in names]
+    names = [normalize_name(require_utf8(n, _("the player name '{name}'").format(name=n))) for n in names]
     if not 4 <= len(names) <= 6:
-        raise WiezenError(f"a table has 4 to 6 players, not {len(names)}")
+        raise WiezenError(_('a table has 4 to 6 players, not {n}').format(n=len(names)))
     for n in names:
         if not re.match(r"^[^\W\d_][\w.'-]{0,29}$", n):
             raise WiezenError(
-                f"'{n}' is not a usable player name: start with a letter; then letters, digits, . ' _ or -"
-                " (no spaces, no '+', at most 30 characters)"
+                _("'{name}' is not a usable player name: start with a letter; then letters, digits, . ' _ or - (no spaces, no '+', at most 30 characters)").format(name=n)
             )
     if len({name_key(n) for n in names}) != len(names):
-        raise WiezenError(f"a player is named twice: {', '.join(names)}")
+        raise WiezenError(_('a player is named twice: {names}').format(names=', '.join(names)))
     check_table(names)
     return names
 
