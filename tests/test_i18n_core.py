@@ -146,3 +146,12 @@ def test_evening_in_dutch(nl):
     assert (p.short, p.line) == ("spel 14 van 24", "avond: 13 van 24 spellen gespeeld")
     p = progress(Plan("target", 50), 4, 3, {"jan": 12, "piet": 12, "mieke": -24}, False)
     assert p.line == "avond: tot een speler 50 punten haalt; jan en piet staan voor met 12"
+
+
+def test_english_block_inside_dutch(nl):
+    """JSON documents are built inside ``english()``: their texts stay English whatever the language."""
+    with i18n.english():
+        assert _explain("samen 9 A+B 11")[0] == "samen 9 by A+B: made with 11 tricks"
+        assert date_text("2026-11-27") == "2026-11-27"
+    assert i18n.dutch()
+    assert _explain("samen 9 A+B 11")[0] == "samen 9 door A+B: gehaald met 11 slagen"

@@ -114,16 +114,19 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         names = ["A", "B", "C", "D"]
     if each is None:
         line = deal_text(deal)
-        text, s = score_line(line, rules, names, multiplier, over_troel)
-        if as_json:
+        if as_json:  # JSON is English in every language
+            from ..core.i18n import english
+
+            with english():
+                text, s = score_line(line, rules, names, multiplier, over_troel)
             echo_json(_doc(line, rules, s))
-        else:
-            echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"],
-                             colalign=("left", "right")))
-            echo()
-            echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
-            for step in s.explanation:
-                echo(f"  {step}")
+            return
+        text, s = score_line(line, rules, names, multiplier, over_troel)
+        echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"], colalign=("left", "right")))
+        echo()
+        echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
+        for step in s.explanation:
+            echo(f"  {step}")
         return
     failed = _each(each, rules, names, multiplier, over_troel, as_json)
     if failed:

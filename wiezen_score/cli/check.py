@@ -63,10 +63,20 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
             size = led.entry_count()
         except (sqlite3.DatabaseError, UnicodeDecodeError):
             size = 0  # a damaged file: check_ledger says what is wrong with it
+        from ..core.i18n import english
+
         with LazyProgress("checking", size=size) as bar:
-            result = check_ledger(led.conn, progress=bar)
+            if as_json:  # JSON is English in every language
+                with english():
+                    result = check_ledger(led.conn, progress=bar)
+            else:
+                result = check_ledger(led.conn, progress=bar)
         if seal is not None:
-            sealed = check_seal(led.conn, seal, session_id)
+            if as_json:
+                with english():
+                    sealed = check_seal(led.conn, seal, session_id)
+            else:
+                sealed = check_seal(led.conn, seal, session_id)
             if not sealed.ok and sealed.message.startswith("'"):
                 raise WiezenError(sealed.message)
     problems = [p for p in result.problems if session_id is None or p.session_id in (None, session_id)]

@@ -75,9 +75,15 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
     from .. import ledger
     from ..ledger.documents import explain_doc
 
+    from ..core.i18n import english
+
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
-        doc = explain_doc(led, s, no)
+        if as_json:  # JSON is English in every language
+            with english():
+                doc = explain_doc(led, s, no)
+        else:
+            doc = explain_doc(led, s, no)
     if as_json:
         echo_json(doc)
         return

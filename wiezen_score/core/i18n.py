@@ -86,3 +86,20 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for extraction only; it is translated with :func:`_` where it is shown."""
     return message
+
+
+class english:
+    """``with english():`` speaks English inside the block, whatever the language chosen.
+
+    For documents that stay English in every language (JSON and CSV output): built inside the block, their
+    texts (an explanation's steps, a check's messages) are the English ones.
+    """
+
+    def __enter__(self) -> None:
+        global _language
+        self._before = _language
+        _language = "en"
+
+    def __exit__(self, *exc: object) -> None:
+        global _language
+        _language = self._before

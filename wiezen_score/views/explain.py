@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.i18n import _
 from ..core.numbers import signed
 
 
@@ -12,19 +13,25 @@ def render_explain(doc: dict[str, Any]) -> str:
     from .safe import safe_tree
 
     doc = safe_tree(doc)  # type: ignore[assignment]
-    out = [f"#{doc['no']} {doc['text']} (session {doc['session']}, {doc['rules']}; dealer {doc['dealer']})"]
+    out = [_("#{no} {entry} (session {session}, {rules}; dealer {dealer})").format(
+        no=doc["no"], entry=doc["text"], session=doc["session"], rules=doc["rules"], dealer=doc["dealer"]
+    )]
     rulings = [
-        f"  ruling attached: precedent {p['id']} \"{p['title']}\" (`wiezen precedent show {p['id']}`)"
+        _("  ruling attached: precedent {id} \"{title}\" (`wiezen precedent show {id}`)").format(id=p["id"], title=p["title"])
         for p in doc.get("precedents", [])
     ]
     if doc["voided"]:
         last = doc["history"][-1]
-        out.append(f"  voided by {last['how']}{': ' + last['reason'] if last['reason'] else ''}")
+        out.append(
+            (_("  voided by {how}: {reason}") if last["reason"] else _("  voided by {how}")).format(
+                how=last["how"], reason=last["reason"]
+            )
+        )
         return "\n".join(out + rulings)
     out += [f"  {step}" for step in doc["explanation"]]
     earlier = [h for h in doc["history"] if h["voided"]]
     if earlier:
-        out.append("  earlier versions: " + "; ".join(_version(h, doc) for h in earlier))
+        out.append(_("  earlier versions: {versions}").format(versions="; ".join(_version(h, doc) for h in earlier)))
     return "\n".join(out + rulings)
 
 
@@ -37,7 +44,7 @@ def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
         return f"{h['text']} ({why})"
     diffs = []
     if h["dealer"] != doc["dealer"]:
-        diffs.append(f"dealt by {h['dealer']}")
+        diffs.append(_("dealt by {player}").format(player=h["dealer"]))
     if h["multiplier"] != doc["multiplier"]:
         diffs.append(f"x{h['multiplier']}")
     if h["points"] != doc["points"]:

@@ -12,6 +12,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.i18n import _
+
 __all__ = ["compact_sheet", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
 
 
@@ -118,12 +120,12 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
             vals = ["" for _ in players]
         else:
             vals = [("" if e["kind"] == "penalty" and not pts[p] else signed(pts[p])) if p in pts
-                    else ("out" if e["kind"] != "penalty" else "") for p in players]
+                    else (_("out") if e["kind"] != "penalty" else "") for p in players]
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
         cells.append((str(e["no"]), names.get(e["dealer"], e["dealer"]), e, mark, vals))
     totals = [signed(doc["totals"].get(p, 0)) for p in players]
-    headers = ["#", "d", "entry", "x", *[names[p] for p in players]]
-    fixed = [("", "", "", "", totals)] + [(n, d, None, m, v) for n, d, _, m, v in cells]
+    headers = ["#", _("d"), _("entry"), "x", *[names[p] for p in players]]
+    fixed = [("", "", "", "", totals)] + [(n, d, None, m, v) for n, d, _e, m, v in cells]
     widths = [max([len(headers[0]), *(len(c[0]) for c in fixed)]),
               max([len(headers[1]), *(len(c[1]) for c in fixed)]),
               0,
@@ -133,19 +135,19 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
     texts = []
     for n, d, e, m, vals in cells:
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
-        texts.append(f"~{text}~ voided" if e["voided"] else text)
-    needed = max([len("totals"), *(len(shorten_text(t, names, 10**6)) for t in texts)])
+        texts.append(_("~{entry}~ voided").format(entry=text) if e["voided"] else text)
+    needed = max([len(_("totals")), *(len(shorten_text(t, names, 10**6)) for t in texts)])
     if room < (min(needed, 24) if want_room else _MIN_ENTRY):
         return None
     table_rows = []
     for (n, d, e, m, vals), text in zip(cells, texts):
         table_rows.append([n, d, shorten_text(text, names, room), m, *vals])
-    table_rows.append(["", "", "totals", "", *totals])
+    table_rows.append(["", "", _("totals"), "", *totals])
     out = plain_table(table_rows, headers, [True, False, False, False, *([True] * len(players))],
                       rule_before_last=True)
     legend = ", ".join(f"{names[p]} = {p}" for p in players if names[p] != p)
     if legend:
-        out += wrap("players: " + legend, width)
+        out += wrap(_("players: {legend}").format(legend=legend), width)
     return out
 
 
@@ -156,7 +158,7 @@ def entry_lines(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width
         mark = f" x{e['multiplier']}" if e["multiplier"] > 1 else ""
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
         if e["voided"]:
-            out += wrap(f"#{e['no']} ({e['dealer']}) ~{text}~ voided", width)
+            out += wrap(f"#{e['no']} ({e['dealer']}) " + _("~{entry}~ voided").format(entry=text), width)
             continue
         pts = ", ".join(f"{p} {signed(v)}" for p, v in e["points"].items())
         out += wrap(f"#{e['no']} ({e['dealer']}) {text}{mark}: {pts}", width)

@@ -16,6 +16,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.dates import date_text
+from ..core.i18n import N_, _, dutch, language, ngettext
 from ..core.numbers import decimal, signed
 
 __all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
@@ -40,14 +42,14 @@ def _sign_class(v: Any) -> str:
 
 def page_title(doc: Mapping[str, Any]) -> str:
     s = doc["session"]
-    return f"{s['name'] or 'Session ' + str(s['id'])}: the live sheet"
+    return _("{title}: the live sheet").format(title=s["name"] or _("Session {id}").format(id=s["id"]))
 
 
 def _next_line(doc: Mapping[str, Any]) -> str:
-    out = f'<b class="who">{_e(doc["dealer"])}</b> deals next'
+    out = _e(_("{player} deals next")).format(player=f'<b class="who">{_e(doc["dealer"])}</b>')
     if doc["sitting_out"]:
-        names = " and ".join(_e(p) for p in doc["sitting_out"])
-        out += f"; {names} sit{'s' if len(doc['sitting_out']) == 1 else ''} out"
+        names = _e(_(" and ")).join(_e(p) for p in doc["sitting_out"])
+        out += _e(ngettext("; {players} sits out", "; {players} sit out", len(doc["sitting_out"]))).format(players=names)
     return out
 
 
@@ -85,7 +87,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
         s = f"{x:.1f}"
         return "0" if s in ("0.0", "-0.0") else s.removesuffix(".0")
 
-    out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="Running totals, entry by entry">']
+    out = [('<svg class="chart" viewBox="0 0 ' + str(W) + ' ' + str(H) + '" role="img" aria-label="' + _e(_("Running totals, entry by entry")) + '">')]
     k = 0
     while lo + k * step <= hi + 1e-9:
         v = lo + k * step
@@ -94,9 +96,9 @@ def _chart(doc: Mapping[str, Any]) -> str:
         out.append(f'<line class="{cls}" x1="{left}" y1="{y}" x2="{W - right}" y2="{y}"/>')
         out.append(f'<text class="tick" x="{left - 4}" y="{y}" dy="3.5" text-anchor="end">{_e(decimal(v))}</text>')
         k += 1
-    out.append(f'<text class="tick" x="{left}" y="{H - 3}">start</text>')
+    out.append(('<text class="tick" x="' + str(left) + '" y="' + str(H - 3) + '">' + _e(_("start")) + '</text>'))
     if n > 1:
-        out.append(f'<text class="tick" x="{W - right}" y="{H - 3}" text-anchor="end">entry {n - 1}</text>')
+        out.append(('<text class="tick" x="' + str(W - right) + '" y="' + str(H - 3) + '" text-anchor="end">' + _e(_("entry {no}").format(no=n - 1)) + '</text>'))
     for i, p in enumerate(players):
         pts = " ".join(f"{f(X(j))},{f(Y(v))}" for j, v in enumerate(series[p]))
         if n > 1:
@@ -114,35 +116,36 @@ def _chart(doc: Mapping[str, Any]) -> str:
 
 
 def _entry_text(e: Mapping[str, Any]) -> str:
-    text = str({"pass": "rondje pas", "redeal": "redeal"}.get(e["kind"], e["text"]))
+    text = str({"pass": "rondje pas", "redeal": _("redeal")}.get(e["kind"], e["text"]))
     if e.get("reason"):
         text += f" ({e['reason']})"
     return text
 
 
 def _mult(e: Mapping[str, Any]) -> str:
-    return f' <span class="mult" title="counted x{e["multiplier"]}">×{e["multiplier"]}</span>' if e["multiplier"] > 1 else ""
+    if e["multiplier"] <= 1:
+        return ""
+    title = _e(_("counted x{n}").format(n=e["multiplier"]))
+    return f' <span class="mult" title="{title}">×{e["multiplier"]}</span>'
 
 
 def _recent(doc: Mapping[str, Any]) -> str:
     entries = list(doc["entries"])[-RECENT:][::-1]
     if not entries:
-        return '<p class="none">No deals yet.</p>'
+        return ('<p class="none">' + _e(_("No deals yet.")) + '</p>')
     items = []
     for e in entries:
         pts = [(p, v) for p, v in e["points"].items() if v or e["kind"] == "deal"]
         if e["voided"]:
-            body = '<span class="tag">voided</span>'
+            body = ('<span class="tag">' + _e(_("voided")) + '</span>')
         elif pts:
             body = "".join(
                 f'<span class="pt">{_e(p)} <b class="{_sign_class(v)}">{_e(signed(v))}</b></span>' for p, v in pts
             )
         else:
-            body = '<span class="tag">no points</span>'
+            body = ('<span class="tag">' + _e(_("no points")) + '</span>')
         items.append(
-            f'<li class="entry{" voided" if e["voided"] else ""}" data-no="{e["no"]}">'
-            f'<div class="what"><span class="no">#{e["no"]}</span> <span class="text">{_e(_entry_text(e))}</span>'
-            f'{_mult(e)}<span class="by">{_e(e["dealer"])} dealt</span></div><div class="pts">{body}</div></li>'
+            ('<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>')
         )
     return f'<ol class="recent">{"".join(items)}</ol>'
 
@@ -166,10 +169,9 @@ def _full_table(doc: Mapping[str, Any]) -> str:
         cls = ' class="voided"' if e["voided"] else ""
         mult = f"×{e['multiplier']}" if e["multiplier"] > 1 else ""
         rows.append(f"<tr{cls}><td>{e['no']}</td><td>{_e(_entry_text(e))}</td><td>{mult}</td>{cells}</tr>")
-    body = "".join(rows) or f'<tr><td colspan="{3 + len(players)}">No deals yet.</td></tr>'
+    body = "".join(rows) or ('<tr><td colspan="' + str(3 + len(players)) + '">' + _e(_("No deals yet.")) + '</td></tr>')
     return (
-        f'<table class="full"><thead><tr><th>#</th><th>entry</th><th>x</th>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        ('<table class="full"><thead><tr><th>#</th><th>' + _e(_("entry")) + '</th><th>x</th>' + str(head) + '</tr></thead><tbody>' + str(body) + '</tbody></table>')
     )
 
 
@@ -179,39 +181,40 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
     players = list(s["players"])
     totals = doc["totals"]
     best = max((totals.get(p, 0) for p in players), default=0)
-    meta = [s["date"], s["rules"], f"session {s['id']}"] + ([] if s["open"] else ["ended"])
+    meta = [date_text(s["date"]), s["rules"], _("session {id}").format(id=s["id"])] + ([] if s["open"] else [_("ended")])
     cards = []
     for i, p in enumerate(players):
         v = totals.get(p, 0)
         tags = []
         if s["open"] and p == doc["dealer"]:
-            tags.append('<span class="tag deals">deals</span>')
+            tags.append(('<span class="tag deals">' + _e(_("deals")) + '</span>'))
         if s["open"] and p in doc["sitting_out"]:
-            tags.append('<span class="tag out">sits out</span>')
+            tags.append(('<span class="tag out">' + _e(_("sits out")) + '</span>'))
         lead = " lead" if v == best and best > 0 else ""
         cards.append(
             f'<li class="card c{i % _COLOURS}{lead}" data-player="{_e(p)}"><span class="name">{_e(p)}</span>'
             f'<span class="total {_sign_class(v)}">{_e(signed(v))}</span>{"".join(tags)}</li>'
         )
     parts = [
-        (f'<header class="top"><h1>{_e(s["name"] or "Session " + str(s["id"]))}</h1>'
-         f'<p class="meta">{" · ".join(_e(m) for m in meta)}</p></header>'),
-        f'<ul class="totals" aria-label="Totals">{"".join(cards)}</ul>',
+        (('<header class="top"><h1>' + _e(s["name"] or _("Session {id}").format(id=s["id"])) + '</h1><p class="meta">' + " · ".join(_e(m) for m in meta) + '</p></header>')),
+        ('<ul class="totals" aria-label="' + _e(_("Totals")) + '">' + "".join(cards) + '</ul>'),
     ]
     if s["open"]:
         parts.append(f'<p class="next">{_next_line(doc)}</p>')
         if doc["pending_multiplier"] > 1:
-            parts.append(f'<p class="double">The next deal counts <b>×{doc["pending_multiplier"]}</b></p>')
+            parts.append('<p class="double">' + _e(_("The next deal counts {factor}")).format(
+                factor=f'<b>×{doc["pending_multiplier"]}</b>') + "</p>")
     else:
-        parts.append('<p class="next">This evening has ended.</p>')
+        parts.append(('<p class="next">' + _e(_("This evening has ended.")) + '</p>'))
     owed = {p: n for p, n in doc.get("rounds_owed", {}).items() if n}
     if owed:
         parts.append(
-            '<p class="owed">Rounds owed: ' + ", ".join(f"{_e(p)} {n}" for p, n in owed.items()) + "</p>"
+            '<p class="owed">' + _e(_("Rounds owed: {owed}")).format(owed=", ".join(f"{_e(p)} {n}" for p, n in owed.items()))
+            + "</p>"
         )
-    parts.append(f'<section class="evening"><h2>The evening</h2>{_chart(doc)}</section>')
-    parts.append(f'<section class="last"><h2>Last deals</h2>{_recent(doc)}</section>')
-    parts.append(f'<section class="sheet"><h2>The sheet</h2>{_full_table(doc)}</section>')
+    parts.append(('<section class="evening"><h2>' + _e(_("The evening")) + '</h2>' + str(_chart(doc)) + '</section>'))
+    parts.append(('<section class="last"><h2>' + _e(_("Last deals")) + '</h2>' + str(_recent(doc)) + '</section>'))
+    parts.append(('<section class="sheet"><h2>' + _e(_("The sheet")) + '</h2>' + str(_full_table(doc)) + '</section>'))
     return "".join(parts)
 
 
@@ -376,6 +379,23 @@ SCRIPT = """
 """
 
 
+#: the words the script shows; in Dutch the script is served with them translated (and hashed as served)
+_SCRIPT_WORDS = (
+    N_("live"), N_("reconnecting…"), N_("Void the last entry that counts?"),
+    N_("No answer: check the sheet before trying again."),
+)
+
+
+def script() -> str:
+    """The page's script in the language spoken (English: :data:`SCRIPT` itself)."""
+    if not dutch():
+        return SCRIPT
+    out = SCRIPT
+    for word in _SCRIPT_WORDS:
+        out = out.replace(json.dumps(word, ensure_ascii=False), json.dumps(_(word), ensure_ascii=False))
+    return out
+
+
 def _sha(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
@@ -383,7 +403,7 @@ def _sha(text: str) -> str:
 def csp() -> str:
     """The Content-Security-Policy of the page: its own inline style and script (by hash), nothing else."""
     return (
-        f"default-src 'none'; style-src {_sha(CSS)}; script-src {_sha(SCRIPT)}; connect-src 'self'; "
+        f"default-src 'none'; style-src {_sha(CSS)}; script-src {_sha(script())}; connect-src 'self'; "
         "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     )
 
@@ -396,23 +416,9 @@ def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Seq
     player_keys = "".join(key(p, "player") for p in players)
     number_keys = "".join(key(str(n), "num") for n in range(14))
     return (
-        f'<form class="scorer" id="scorer" method="post" action="{_e(action)}" data-players="{_e(" ".join(players))}">'
-        '<h2>Scorer</h2>'
-        '<div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" '
-        'placeholder="samen 9 jan+piet 10" aria-label="Deal line">'
-        '<button type="submit" class="go" name="action" value="entry">Record</button></div>'
-        f'<div class="keys contracts">{contract_keys}</div>'
-        f'<div class="keys players">{player_keys}</div>'
-        f'<div class="keys numbers">{number_keys}'
-        '<button type="button" data-k="back" aria-label="Remove the last word">⌫</button>'
-        '<button type="button" data-k="clear">clear</button></div>'
-        '<div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button>'
-        '<button type="submit" name="action" value="redeal">Redeal</button>'
-        '<button type="submit" name="action" value="undo">Undo last</button></div>'
-        f'<input type="hidden" name="nonce" value="{_e(nonce)}">'
-        f'<p class="msg" id="msg" role="status">{_e(message)}</p>'
-        "<p class=\"meta\">Type or tap a deal line (<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, "
-        "<i>penalty jan renonce</i>); tapping two players joins them with +.</p>"
+        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
+            examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"
+        ) + "</p>"
         "</form>"
     )
 
@@ -437,13 +443,5 @@ def live_page(
     if scorer_action is not None:
         form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418">'
-        '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">'
-        f"<title>{_e(page_title(doc))}</title><style>{CSS}</style>"
-        f"{'' if scorer_action else _NOSCRIPT}</head><body>"
-        '<p class="status" id="status" role="status">not live</p>'
-        f'<main id="sheet" data-session="{doc["session"]["id"]}" data-gen="{gen}">{body}</main>'
-        f"{form}<script>{SCRIPT}</script></body></html>\n"
+        ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
     )

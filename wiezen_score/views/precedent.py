@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.i18n import _
+
 
 # Markers around the matched words in search results; the command line turns them into colour or nothing.
 HL_START = "\x02"
@@ -26,8 +28,8 @@ def highlight(text: str, colour: bool) -> str:
 
 def _source(p: Any) -> str:
     if p.session_id is None:
-        return "house rules" if p.origin == "house-rules" else ""
-    return f"session {p.session_id}" + (f" #{p.entry_no}" if p.entry_no is not None else "")
+        return _("house rules") if p.origin == "house-rules" else ""
+    return _("session {id}").format(id=p.session_id) + (f" #{p.entry_no}" if p.entry_no is not None else "")
 
 
 _CSV_HEADERS = ["id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"]
@@ -44,7 +46,7 @@ def _entry_line(r: Any, players: tuple[str, ...]) -> str:
     mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
     pts = ", ".join(f"{p} {signed(v)}" for p, v in r.points.items())
     reason = f" - {r.reason}" if r.reason else ""
-    return f"#{r.no} {r.text}{reason}{mult}, dealer {players[r.dealer]}" + (f": {pts}" if pts else "")
+    return f"#{r.no} {r.text}{reason}{mult}, " + _("dealer {player}").format(player=players[r.dealer]) + (f": {pts}" if pts else "")
 
 
 def _penalty_ruling(s: Any, sc: Any) -> str:

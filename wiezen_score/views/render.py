@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
+from ..core.i18n import _, language
 from ..core.numbers import decimal
 
 if TYPE_CHECKING:
@@ -197,11 +198,18 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _day(label: str) -> str:
+    """An x label as shown: a date in the reader's form (``vr 27/11/2026`` in Dutch), anything else as it is."""
+    from ..core.dates import date_text
+
+    return date_text(label) if len(label) == 10 and label[4] == "-" and label[7] == "-" else label
+
+
 def _x_labels(series: Mapping[str, Sequence[tuple[str, Any]]]) -> list[str]:
     labels: list[str] = []
     seen: set[str] = set()
     for points in series.values():
-        for label, _ in points:
+        for label, _v in points:
             key = str(label)
             if key not in seen:
                 seen.add(key)
@@ -259,8 +267,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
     # axes
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#555555" stroke-width="1"/>')
     out.append(
-        f'<text x="16" y="{_f(top + ph / 2)}" transform="rotate(-90 16 {_f(top + ph / 2)})" text-anchor="middle" '
-        f'font-size="12" fill="#555555">points</text>'
+        ('<text x="16" y="' + _f(top + ph / 2) + '" transform="rotate(-90 16 ' + _f(top + ph / 2) + ')" text-anchor="middle" font-size="12" fill="#555555">' + _esc(_("points")) + '</text>')
     )
     # x labels: as many as fit, evenly spaced, counted back from the latest
     if labels:
@@ -270,12 +277,11 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
             out.append(f'<line x1="{x}" y1="{top + ph}" x2="{x}" y2="{top + ph + 5}" stroke="#555555"/>')
             out.append(
                 f'<text x="{x}" y="{top + ph + 20}" text-anchor="middle" font-size="12" '
-                f'fill="#555555">{_esc(_short(labels[i], 14))}</text>'
+                f'fill="#555555">{_esc(_short(_day(labels[i]), 14))}</text>'
             )
     else:
         out.append(
-            f'<text x="{_f(left + pw / 2)}" y="{_f(top + ph / 2 - 14)}" text-anchor="middle" font-size="15" '
-            f'fill="#888888">No sessions to chart</text>'
+            ('<text x="' + _f(left + pw / 2) + '" y="' + _f(top + ph / 2 - 14) + '" text-anchor="middle" font-size="15" fill="#888888">' + _esc(_("No sessions to chart")) + '</text>')
         )
     # one line per player
     legend: list[str] = []
@@ -288,7 +294,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
         ]
         out.append(f'<g class="series"><title>{_esc(player)}</title>')
         if len(coords) > 1:
-            path = " ".join(f"{_f(x)},{_f(y)}" for x, y, _, _ in coords)
+            path = " ".join(f"{_f(x)},{_f(y)}" for x, y, _a, _b in coords)
             out.append(
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
                 f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
@@ -322,7 +328,7 @@ def html_page(
     rows: list[list[Any]],
     series: Mapping[str, Sequence[tuple[str, Union[int, float, "Fraction"]]]],
     subtitle: str = "",
-    chart_heading: str = "Points over the season",
+    chart_heading: str = "",  # default: "Points over the season"
     footer: str = "",
     sections: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
@@ -342,12 +348,13 @@ def html_page(
     for row in rows:
         body_rows.append("<tr>" + "".join(_cell(c, signed[i]) for i, c in enumerate(row)) + "</tr>")
     if not rows:
-        body_rows.append(f'<tr><td colspan="{max(1, len(headers))}">Nothing to show.</td></tr>')
+        body_rows.append(('<tr><td colspan="' + str(max(1, len(headers))) + '">' + _esc(_("Nothing to show.")) + '</td></tr>'))
     t = _esc(title)
+    chart_heading = chart_heading or _("Points over the season")
     return "\n".join(
         [
             "<!DOCTYPE html>",
-            '<html lang="en">',
+            f'<html lang="{language()}">',
             "<head>",
             '<meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -371,9 +378,9 @@ def html_page(
                 f"<h2>{_esc(heading)}</h2>", "<ul>", *(f"<li>{_esc(x)}</li>" for x in items), "</ul>")),
             f"<h2>{_esc(chart_heading)}</h2>",
             "<figure>",
-            _chart(series, f"{title}: cumulative points per player"),
+            _chart(series, _("{title}: cumulative points per player").format(title=title)),
             "</figure>",
-            f"<footer>{_esc(footer) + ' ' if footer else ''}Made by wiezen.</footer>",
+            ('<footer>' + str(_esc(footer) + ' ' if footer else '') + _esc(_('Made by wiezen.')) + '</footer>'),
             "</main>",
             "</body>",
             "</html>",

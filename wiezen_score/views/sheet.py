@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.dates import date_text
+from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
 from .render import table
@@ -11,14 +13,16 @@ from .render import table
 
 def status_line(players: tuple[str, ...], state: TableState) -> str:
     """Whose deal it is, who sits out, and a pending doubling."""
-    out = f"{players[state.dealer]} deals"
+    out = _("{player} deals").format(player=players[state.dealer])
     out_players = sitting_out(players, state.dealer)
     if out_players:
-        out += f", {' and '.join(out_players)} sit{'s' if len(out_players) == 1 else ''} out"
+        out += ngettext(", {players} sits out", ", {players} sit out", len(out_players)).format(
+            players=_(" and ").join(out_players)
+        )
     if state.pending > 1:
-        out += f"; the next deal counts x{state.pending}"
+        out += _("; the next deal counts x{n}").format(n=state.pending)
     if state.queued:
-        out += f", and {state.queued} more after it"
+        out += _(", and {n} more after it").format(n=state.queued)
     return out
 
 
@@ -29,7 +33,7 @@ def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
 
 
 def _ruling_mark(ids: list[int]) -> str:
-    return f" [precedent{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}]"
+    return ngettext(" [precedent {ids}]", " [precedents {ids}]", len(ids)).format(ids=", ".join(map(str, ids)))
 
 
 def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
@@ -49,7 +53,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
-            text = f"~{e['text']}~ voided" + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
+            text = _("~{entry}~ voided").format(entry=e["text"]) + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
             if e.get("voided_after"):
                 text += f" ({correction_note(e['voided_after'])})"
             rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
@@ -59,7 +63,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
         cells = []
         for p in players:
             if p not in e["points"]:
-                cells.append(f"{fmt(plain(running[p]))}  (out)" if e["kind"] != "penalty" else fmt(plain(running[p])))
+                cells.append(_("{points}  (out)").format(points=fmt(plain(running[p]))) if e["kind"] != "penalty"
+                             else fmt(plain(running[p])))
             elif e["kind"] in ("pass", "redeal") or (e["kind"] == "penalty" and e["points"][p] == 0):
                 cells.append(fmt(plain(running[p])))
             else:
@@ -74,24 +79,26 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     if last is not None:
         rows, shown = rows[-last:], shown[-last:]
     s = doc["session"]
-    head = f"session {s['id']}: {s['name'] + ', ' if s['name'] else ''}{s['date']} ({s['rules']}{'' if s['open'] else ', ended'})"
+    head = (_("session {id}: {name}{date} ({rules})") if s["open"] else _("session {id}: {name}{date} ({rules}, ended)")).format(
+        id=s["id"], name=s["name"] + ", " if s["name"] else "", date=date_text(s["date"]), rules=s["rules"]
+    )
     out = [head] if heading else []
     if rows:
         colalign = ("right", "left", "left", "left") + ("right",) * len(players)
-        full = table(rows, ["#", "dealer", "entry", "x"] + players, colalign=colalign).split("\n")
+        full = table(rows, ["#", _("dealer"), _("entry"), "x"] + players, colalign=colalign).split("\n")
         if width is None or max(len(x) for x in full) <= width:
             out += full
         else:
             out += compact_sheet(doc, shown, width, signed) or entry_lines(doc, shown, width, signed)
     else:
-        out.append("(no entries yet)")
-    out.append("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items()))
+        out.append(_("(no entries yet)"))
+    out.append(_("totals: {points}").format(points=", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items())))
     if s["open"]:
         st = TableState(players.index(doc["dealer"]), doc["pending_multiplier"])
-        out.append("next: " + status_line(tuple(players), st))
+        out.append(_("next: {status}").format(status=status_line(tuple(players), st)))
     owed = {p: n for p, n in doc["rounds_owed"].items() if n}
     if owed:
-        out.append("rounds owed: " + ", ".join(f"{p} {n}" for p, n in owed.items()))
+        out.append(_("rounds owed: {owed}").format(owed=", ".join(f"{p} {n}" for p, n in owed.items())))
     if doc.get("evening"):
         out.append(doc["evening"]["progress"])
     footer = seal_footer(s)
@@ -118,7 +125,7 @@ def rounds_owed_line(owed: dict[str, int]) -> str:
     who = {p: n for p, n in owed.items() if n}
     if not who:
         return ""
-    return "rounds owed: " + ", ".join(f"{p} {n}" for p, n in who.items()) + " (een rondje geven)"
+    return _("rounds owed: {owed} (een rondje geven)").format(owed=", ".join(f"{p} {n}" for p, n in who.items()))
 
 
 def sheet_html(doc: dict[str, Any]) -> str:
@@ -129,7 +136,7 @@ def sheet_html(doc: dict[str, Any]) -> str:
     players = list(s["players"])
     running = {p: 0 for p in players}
     rows: list[list[Any]] = []
-    series: dict[str, list[tuple[str, Any]]] = {p: [("start", 0)] for p in players}
+    series: dict[str, list[tuple[str, Any]]] = {p: [(_("start"), 0)] for p in players}
     for e in doc["entries"]:
         mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
         text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
@@ -137,39 +144,47 @@ def sheet_html(doc: dict[str, Any]) -> str:
             text += f" ({correction_note(e['correction'])})"
         if e["voided"]:
             after = f", {correction_note(e['voided_after'])}" if e.get("voided_after") else ""
-            rows.append([e["no"], e["dealer"], f"{text} (voided{after})", mark] + ["" for _ in players])
+            rows.append([e["no"], e["dealer"], _("{entry} (voided{after})").format(entry=text, after=after), mark]
+                        + ["" for _p in players])
             continue
         for p, v in e["points"].items():
             running[p] = running.get(p, 0) + v
         rows.append([e["no"], e["dealer"], text, mark] + [running[p] for p in players])
         for p in players:
             series[p].append((f"#{e['no']}", running[p]))
-    rows.append(["", "", "totals", ""] + [doc["totals"].get(p, 0) for p in players])
-    title = f"{s['name'] + ', ' if s['name'] else ''}{s['date']}"
+    rows.append(["", "", _("totals"), ""] + [doc["totals"].get(p, 0) for p in players])
+    title = f"{s['name'] + ', ' if s['name'] else ''}{date_text(s['date'])}"
     return html_page(
-        f"Scoresheet: {title}", ["#", "dealer", "entry", "x", *players], rows, series,
-        subtitle=f"Session {s['id']}, house rules {s['rules']}; running totals after each entry.",
-        chart_heading="Points over the evening",
+        _("Scoresheet: {title}").format(title=title), ["#", _("dealer"), _("entry"), "x", *players], rows, series,
+        subtitle=_("Session {id}, house rules {rules}; running totals after each entry.").format(id=s["id"], rules=s["rules"]),
+        chart_heading=_("Points over the evening"),
         footer=seal_footer(s),
     )
 
 
 def correction_note(c: dict[str, Any]) -> str:
     """'corrected after the evening, 2026-11-28: REASON'."""
-    return f"corrected after the evening, {str(c['at'])[:10]}" + (f": {c['reason']}" if c.get("reason") else "")
+    day = date_text(str(c["at"])[:10])
+    if c.get("reason"):
+        return _("corrected after the evening, {date}: {reason}").format(date=day, reason=c["reason"])
+    return _("corrected after the evening, {date}").format(date=day)
 
 
 def seal_footer(s: dict[str, Any]) -> str:
     """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
     seals = s.get("seals") or []
     if not seals:
-        return "Open: the session gets its seal when it ends." if s.get("open") else ""
+        return _("Open: the session gets its seal when it ends.") if s.get("open") else ""
     last = seals[-1]
-    out = f"Seal: {last['seal']} (sealed {str(last['at'])[:16].replace('T', ' ')} UTC"
+    at = str(last["at"])[:16].replace("T", " ")
+    at = f"{date_text(at[:10])}{at[10:]}"
     if len(seals) > 1:
-        out += "; after corrections; earlier: " + ", ".join(
-            f"{x['seal']} of {str(x['at'])[:10]}" for x in seals[:-1])
-    return out + "). Check it with `wiezen check --seal CODE`."
+        earlier = ", ".join(
+            _("{seal} of {date}").format(seal=x["seal"], date=date_text(str(x["at"])[:10])) for x in seals[:-1]
+        )
+        return _("Seal: {seal} (sealed {at} UTC; after corrections; earlier: {earlier}). "
+                 "Check it with `wiezen check --seal CODE`.").format(seal=last["seal"], at=at, earlier=earlier)
+    return _("Seal: {seal} (sealed {at} UTC). Check it with `wiezen check --seal CODE`.").format(seal=last["seal"], at=at)
 
 
 def resolved_text(entry: Any, rules: Any, players: Any) -> str:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.dates import date_text
+from ..core.i18n import _
 from ..core.numbers import percent, rounded
 
 
 def _period(lo: str | None, hi: str | None) -> str:
     if lo and hi:
-        return f"{lo} to {hi}"
+        return _("{since} to {until}").format(since=date_text(lo), until=date_text(hi))
     if lo:
-        return f"since {lo}"
+        return _("since {date}").format(date=date_text(lo))
     if hi:
-        return f"until {hi}"
-    return "all sessions"
+        return _("until {date}").format(date=date_text(hi))
+    return _("all sessions")
 
 
 def _pct(rate: float | None) -> str:
