@@ -295,7 +295,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
         wiezen settle --session 3 --cents 5
     """
     from .. import ledger
-    from ..core.numbers import fmt, money, plain
+    from ..core.numbers import plain
     from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
@@ -316,31 +316,11 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
             "rounds_owed": owed,
         })  # fmt: skip
         return
-    from ..views.fit import wrap_all
-    from ..views.render import table
+    from ..views.settle import settle_text
     from ..views.sheet import rounds_owed_line
     from .common import text_width
 
-    width = text_width()
-    rate = f", at {cents} cent{'' if cents == 1 else 's'} a point" if cents is not None else ""
-    lines = [f"session {s.id}: {s.name + ', ' if s.name else ''}{s.date}{rate}"]
-    owed_line = rounds_owed_line(owed)
-    if not payments:
-        lines.append("all square: nobody pays anything")
-        echo(wrap_all("\n".join(lines + ([owed_line] if owed_line else [])), width))
-        return
-
-    rows = []
-    for p in payments:
-        pts = fmt(p.amount)
-        row = [p.payer, "pays", p.payee, f"{pts} point{'' if pts == '1' else 's'}"]
-        if p.cents is not None:
-            row.append(money(p.cents))
-        rows.append(row)
-    text = table(rows, [], tablefmt="plain", colalign=("left", "left", "left", "right", "right")[: len(rows[0])])
-    if width is not None and max(len(x) for x in text.split("\n")) > width:
-        text = "\n".join(" ".join(x for x in row if x) for row in rows)  # too wide for a table: one line each
-    echo(wrap_all("\n".join(lines + [text] + ([owed_line] if owed_line else [])), width))
+    echo(settle_text(s, payments, cents, rounds_owed_line(owed), text_width()))
 
 
 # ------------------------------------------------------------------------------------------------ datasette
