@@ -184,3 +184,14 @@ def test_an_import_against_the_layers_is_found(tmp_path: pathlib.Path, source: s
         files.setdefault(f"{lay}/y.py", "")
     root = _package(tmp_path, files)
     assert len(layer_violations(import_graph(root, runtime_only=False))) == 1
+
+
+def test_every_module_says_in_its_first_line_what_lives_there() -> None:
+    missing = []
+    for name, path in sorted(modules(PACKAGE).items()):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        lines = (doc or "").splitlines()
+        # one line that stands alone: a sentence of its own, then nothing or a blank line
+        if not lines or not lines[0].strip() or len(lines[0]) > 120 or (len(lines) > 1 and lines[1].strip()):
+            missing.append(name)
+    assert missing == []

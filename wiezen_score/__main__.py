@@ -1,3 +1,5 @@
+"""`python -m wiezen_score`: the same as the `wiezen` command."""
+
 from .cli import main
 
 main()

@@ -1,4 +1,4 @@
-"""Helpers shared by the commands: resolving house rules, printing tables and JSON."""
+"""Helpers shared by the commands: house rules, sessions and files from options, output options, printing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 
 from ..core.errors import WiezenError
 from ..core.rules import PRESETS, HouseRules, parse_rules
-from ..views.render import table
+from ..views.render import CSV_DIALECTS as CSV_DIALECT_SEPARATORS
 
 if TYPE_CHECKING:
     from ..core.session import Scored
@@ -240,7 +240,7 @@ def read_input(path: str, what: str = "file") -> str:
 
 # ----------------------------------------------------------------------------------------- output options
 
-CSV_DIALECTS = ("excel", "excel-nl")
+CSV_DIALECTS = tuple(CSV_DIALECT_SEPARATORS)  # views/render.py: each dialect's cell and decimal separators
 CSV_DIALECT_HELP = (
     "excel (default): ',' between cells and a decimal point; excel-nl: ';' and a decimal comma, as a "
     "spreadsheet set to Dutch, Flemish, French or German reads it. Default: $WIEZEN_CSV_DIALECT, else excel."
@@ -259,26 +259,33 @@ class Output:
         return self.format == "json"
 
     def emit(self, headers: Sequence[str], rows: Iterable[Sequence[Any]], items: Any,
-             text: Any = None, **table_kw: Any) -> None:
-        """Print ``items`` as JSON, ``rows`` as CSV, or (table) ``text()`` if given, else a table of ``rows``."""
-        if self.format == "json":
-            echo_json(items)
-        elif self.format == "csv":
-            from ..views.render import to_csv
+             text: Callable[[], str] | None = None, *, markdown: Callable[[], str] | None = None,
+             html: Callable[[], str] | None = None, csv_headers: Sequence[str] | None = None,
+             csv_rows: Iterable[Sequence[Any]] | None = None, **table_kw: Any) -> None:
+        """Print the listing in the chosen format, as the registry of formats (views/formats.py) writes it:
+        ``items`` as JSON, ``rows`` (or ``csv_rows``) as CSV, ``text()`` or else a table of ``rows`` for a
+        person, ``markdown()``, ``html()``."""
+        from ..views.formats import Listing, write
 
-            echo(to_csv(headers, rows, self.csv_dialect), nl=False)
-        elif text is not None:
-            echo(text())
-        else:
-            echo(table(rows, headers, **table_kw))
+        listing = Listing(headers, rows, items, text, markdown, html, csv_headers, csv_rows, table_kw)
+        echo(write(self.format, listing, self.csv_dialect), nl=False)
 
 
 def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: str = "table",
                    json_help: str = "JSON output (the same as --format json).", format_help: str = "",
                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The options every listing command shares (as sqlite-utils' output options): ``--format``, ``--json``,
-    ``--csv`` and ``--csv-dialect``. The command gets one ``output`` argument, an :class:`Output`."""
+    ``--csv`` and ``--csv-dialect``. The command gets one ``output`` argument, an :class:`Output`.
+
+    ``formats`` are names from the one registry of formats (views/formats.py ``FORMATS``); a name that is not
+    there is a programming error, found when the command is defined."""
     import functools
+
+    from ..views.formats import FORMATS
+
+    unknown = [f for f in (*formats, default) if f not in FORMATS]
+    if unknown:
+        raise ValueError(f"output_options: no format {', '.join(unknown)} in views/formats.py FORMATS")
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(f)

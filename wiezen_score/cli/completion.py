@@ -1,5 +1,6 @@
-"""Shell completion (click's ``shell_complete`` callbacks): house-rules names, the players of the open session,
-contracts. Each reads at most the ledger's open session, read-only, and never fails: no ledger, no session or
+"""Shell completion (click's ``shell_complete`` callbacks): house-rules names, players, contracts.
+
+The players are those of the open session, the contracts those of its house rules. Each reads at most the ledger's open session, read-only, and never fails: no ledger, no session or
 a damaged file complete to nothing rather than print an error into the shell.
 
 Enable it with ``eval "$(_WIEZEN_COMPLETE=bash_source wiezen)"`` (zsh_source, fish_source): see the README.

@@ -1,4 +1,6 @@
-"""The command reference (docs/cli.md) made from the commands' own --help, for cog:
+"""The command reference (docs/cli.md), made from the commands' own --help by cog.
+
+Regenerate it with::
 
     cog -r docs/cli.md
 

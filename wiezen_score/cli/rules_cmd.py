@@ -1,4 +1,4 @@
-"""`wiezen rules list|show|add`."""
+"""`wiezen rules list|show|diff|add`: the built-in house rules, the ones a club added, and what differs."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from .common import echo, ENTRY_NO, COUNT, SafePath
 from ..core.errors import WiezenError
 from ..core.numbers import plain
 from ..views.explain import render_explain
-from ..views.sheet import render_sheet, sheet_rows
+from ..views.sheet import render_sheet, sheet_html, sheet_rows
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, text_width
 from .common import _db
 
@@ -50,13 +50,8 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
         doc = sheet_doc(led, s)
-    if output.format == "html":
-        from ..views.sheet import sheet_html
-
-        echo(sheet_html(doc), nl=False)
-        return
     headers, rows = sheet_rows(doc)
-    output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()))
+    output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
 
 
 @click.command()

@@ -1,5 +1,7 @@
-"""Seating a night with several tables: table sizes, the draw of round 1, later rounds by standing, and the
-final table. Pure."""
+"""Seating a night with several tables: table sizes, the draw, later rounds by standing, the final. Pure.
+
+Round 1 is drawn (a seed makes the draw repeatable); later rounds seat the players by their standing; the
+final table takes the round winners of the night."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A competition's figures from the ledger: one row per seat of the sessions it counts (from the per-evening
-cache ``player_evenings``), and the pairs of players behind the honours. The ranking itself is
-core/competition.py."""
+"""A competition's figures from the ledger: one row per seat of the sessions it counts, and the honours' pairs.
+
+The rows come from the per-evening cache ``player_evenings``; the ranking itself is core/competition.py."""
 
 from __future__ import annotations
 

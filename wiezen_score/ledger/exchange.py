@@ -1,7 +1,4 @@
-"""The club's side of the ledger: season standings, per-evening series, export and import (merge).
-
-Standings are one SQL query over the stored points of the entries that count (no row in ``voids``), summed per
-evening in ``player_evenings`` by triggers (see below); nothing is re-scored.
+"""Export and import (merge): sessions as a JSON document, and another ledger or export merged into this one.
 
 Export writes every selected session with its house-rules snapshot, its players in seat order, every entry
 (voided ones too, with their void) and, when the precedents log exists, the precedents. Import merges

@@ -1,4 +1,4 @@
-"""Pure text renderers for the club exports: spreadsheet-safe CSV, sparklines and a self-contained HTML page.
+"""Pure text renderers: spreadsheet-safe CSV, text and markdown tables, sparklines, a self-contained HTML page.
 
 Nothing here does I/O; the callers print or write the strings. The HTML page has inline CSS and an inline SVG
 chart, no JavaScript and no reference to anything outside itself, so it can be mailed or put on a USB stick.
