@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from _ledger_helpers import ok
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -62,8 +64,11 @@ def request(url: str, data: bytes | None = None, headers: dict[str, str] | None 
 def serving(db: Path, *args: str) -> Iterator[Served]:
     """`wiezen serve --port 0 ARGS` (any free port on 127.0.0.1) until the block ends; then Ctrl-C it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    # Ctrl-C must reach the server even when the tests themselves run in the background, where SIGINT is ignored
+    # and a child would inherit that
     proc = subprocess.Popen(wiezen(db, "serve", "--port", "0", *args), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     banner: list[str] = []
     try:
         deadline = time.monotonic() + 30
@@ -86,17 +91,16 @@ def serving(db: Path, *args: str) -> Iterator[Served]:
 
 
 def sheet_json(db: Path) -> dict:
-    r = run(db, "sheet", "--json")
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    """`wiezen sheet --json` (in-process: the same document a second process prints)."""
+    return json.loads(ok(db, "sheet", "--json").stdout)
 
 
 def start_evening(db: Path) -> None:
+    """An open evening of three entries (in-process, as the scorer's own `wiezen` commands record it)."""
     for args in (
         ("session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek", "--name", "Café De Kroon"),
         ("deal", "samen", "8", "jan+piet", "9"),
         ("pass",),
         ("deal", "troel", "mieke+lotte", "8"),
     ):
-        r = run(db, *args)
-        assert r.returncode == 0, r.stderr
+        ok(db, *args)

@@ -13,17 +13,16 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
-from _ledger_helpers import dump
+from _ledger_helpers import copy_ledger, dump
 from _serve_helpers import request, run, serving, sheet_json, start_evening
 
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "club.db"
-    start_evening(path)
-    return path
+def db(ledger_template, tmp_path):
+    """The open evening of start_evening(), built once per run (tests/conftest.py) and copied for each test."""
+    return copy_ledger(ledger_template("serve-evening", lambda path, _: start_evening(path)), tmp_path / "club.db")
 
 
 def cards(page: str) -> dict[str, str]:
