@@ -109,6 +109,21 @@ def run(db: Path | str, *args: str, timeout: float = 30, **kw) -> subprocess.Com
     )
 
 
+def run_here(db: Path | str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`wiezen --db DB ARGS` in-process, as run() reports it (exit status, stdout, stderr) without a child's
+    start-up. An unexpected exception, which main() would print as one "Error: unexpected ..." line, is raised
+    instead, so the test fails on it either way."""
+    from click.testing import CliRunner
+
+    from wiezen_score.cli import cli
+
+    argv = ["--db", str(db), *map(str, args)]
+    r = CliRunner().invoke(cli, argv, env={"WIEZEN_DEBUG": None}, prog_name="wiezen")
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return subprocess.CompletedProcess(argv, r.exit_code, r.stdout, r.stderr)
+
+
 def popen(db: Path | str, *args: str, **kw) -> subprocess.Popen[str]:
     return subprocess.Popen(
         wiezen_cmd(db, *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),

@@ -1,7 +1,8 @@
 """Bad files and a hostile machine: one clear `Error:` line, never a traceback, and the ledger unharmed.
 
 A file that is not SQLite, an SQLite file that is not a ledger, a read-only ledger or folder, a full disk
-(RLIMIT_FSIZE in the child), house rules and session files that are not UTF-8.
+(RLIMIT_FSIZE in the child), house rules and session files that are not UTF-8. The bad files are given to the
+commands in-process (run_here); the read-only and full-disk cases need a child process of their own (run).
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ import subprocess
 
 import pytest
 
-from _reliability_helpers import ROOT, assert_clean_error, check_ok, dump, integrity, make_evening, query, run
+from _reliability_helpers import ROOT, assert_clean_error, check_ok, dump, integrity, make_evening, query, run, run_here
 
 DEAL = ("deal", "samen", "8", "jan+piet", "9")
 
 
 def new_ledger(db) -> None:
-    r = run(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek")
+    r = run_here(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek")
     assert r.returncode == 0, r.stderr
-    assert run(db, *DEAL).returncode == 0
+    assert run_here(db, *DEAL).returncode == 0
 
 
 def files_in(folder) -> dict[str, bytes]:
@@ -38,7 +39,7 @@ def test_a_file_that_is_not_sqlite(tmp_path, content):
     db = tmp_path / "notes.db"
     db.write_bytes(content)
     for args in (["sheet"], list(DEAL), ["session", "start", "--players", "a,b,c,d"], ["check"], ["sessions"], ["db", "backup", str(tmp_path / "b.db")]):
-        line = assert_clean_error(run(db, *args))
+        line = assert_clean_error(run_here(db, *args))
         assert "not" in line and str(db) in line, line
     assert files_in(tmp_path) == {"notes.db": content}  # untouched, and no journal files left behind
 
@@ -52,7 +53,7 @@ def test_an_sqlite_file_that_is_not_a_ledger(tmp_path):
     conn.close()
     raw = db.read_bytes()
     for args in (["sheet"], list(DEAL), ["session", "start", "--players", "a,b,c,d"], ["check"]):
-        assert_clean_error(run(db, *args), "not a wiezen ledger")
+        assert_clean_error(run_here(db, *args), "not a wiezen ledger")
     assert files_in(tmp_path) == {"other.db": raw}
 
 
@@ -202,7 +203,7 @@ def test_a_full_disk_for_one_deal(tmp_path):
 def test_house_rules_that_are_not_utf8(tmp_path):
     db = tmp_path / "wiezen.db"
     new_ledger(db)
-    run(db, "session", "end")
+    run_here(db, "session", "end")
     before = dump(db)
     bad = tmp_path / "huisregels.toml"
     text = (ROOT / "wiezen_score/core/presets/rupelstreek.toml").read_text(encoding="utf-8").replace('name = "rupelstreek"', 'name = "café"')
@@ -213,7 +214,7 @@ def test_house_rules_that_are_not_utf8(tmp_path):
         ("calc", "--rules", str(bad), "samen", "8", "A+B", "9"),
         ("rules", "show", str(bad)),
     ):
-        assert_clean_error(run(db, *args), "not UTF-8", str(bad))
+        assert_clean_error(run_here(db, *args), "not UTF-8", str(bad))
     assert dump(db) == before
 
 
@@ -223,7 +224,7 @@ def test_a_session_file_that_is_not_utf8(tmp_path):
     before = dump(db)
     f = tmp_path / "avond.txt"
     f.write_bytes('session "Café De Kroon" 2026-11-27\nplayers jan piet mieke lotte\nsamen 8 jan+piet 9\n'.encode("cp1252"))
-    assert_clean_error(run(db, "replay", str(f)), "not UTF-8")
+    assert_clean_error(run_here(db, "replay", str(f)), "not UTF-8")
     assert dump(db) == before
 
 
@@ -231,7 +232,7 @@ def test_odd_characters_in_the_ledger_path(tmp_path):
     """Reading opens the file through an SQLite URI: '#', '?' and '%' in a folder name must not cut the path."""
     db = tmp_path / "club #2? 100%" / "wiezen.db"
     new_ledger(db)
-    p = run(db, "sheet")
+    p = run_here(db, "sheet")
     assert p.returncode == 0 and "samen 8 jan+piet 9" in p.stdout, p.stderr
-    assert run(db, "check").returncode == 0
+    assert run_here(db, "check").returncode == 0
     assert sorted(x.name for x in tmp_path.iterdir()) == ["club #2? 100%"]
