@@ -21,7 +21,7 @@ import json
 
 import pytest
 
-from _ledger_helpers import ok, refused, wz
+from _ledger_helpers import copy_ledger, ok, refused, wz
 from wiezen_score.core.competition import Competition, TableRow, parse_competition, rank, table_scores
 from wiezen_score.core.errors import WiezenError
 
@@ -37,14 +37,16 @@ BASE = 'name = "Herfst 2026"\ntag = "t"\nsince = 2026-09-01\nuntil = 2026-09-30\
 
 
 @pytest.fixture
-def season(tmp_path):
-    db = tmp_path / "club.db"
-    for i, (date, players, deals, tag) in enumerate(SEASON):
-        f = tmp_path / f"e{i}.txt"
-        head = f'session "E{i + 1}" {date}\n' + (f"tag {tag}\n" if tag else "") + f"players {players}\n"
-        f.write_text(head + "\n".join(deals) + "\n", encoding="utf-8")
-        ok(db, "replay", f)
-    return db
+def season(ledger_template, tmp_path):
+    """The season, replayed once per run into a template ledger (tests/conftest.py) and copied for each test."""
+    def build(db, folder):
+        for i, (date, players, deals, tag) in enumerate(SEASON):
+            f = folder / f"e{i}.txt"
+            head = f'session "E{i + 1}" {date}\n' + (f"tag {tag}\n" if tag else "") + f"players {players}\n"
+            f.write_text(head + "\n".join(deals) + "\n", encoding="utf-8")
+            ok(db, "replay", f)
+
+    return copy_ledger(ledger_template("competition-season", build), tmp_path / "club.db")
 
 
 def comp(tmp_path, extra: str = "", name: str = "c.toml"):

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from _ledger_helpers import ok, refused, start
+from _ledger_helpers import copy_ledger, ok, refused, start
 
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
 TODAY = dt.date.today()
@@ -23,16 +23,19 @@ def day(n: int) -> str:
 
 
 @pytest.fixture
-def evenings(tmp_path):
-    """Sessions 0, 3, 7, 8 and 40 days ago (recorded in a jumbled order), each ended."""
-    db = tmp_path / "w.db"
-    ids = {}
-    for n, takers in [(8, "jan+piet"), (0, "mieke+lotte"), (40, "jan+mieke"), (3, "piet+lotte"), (7, "jan+lotte")]:
-        start(db, PLAYERS, "whisthub", "--date", day(n), "--name", f"avond-{n}")
-        ok(db, "deal", "samen", "8", takers, "8")
-        ok(db, "session", "end")
-        ids[n] = len(ids) + 1
-    return db, ids
+def evenings(ledger_template, tmp_path):
+    """Sessions 0, 3, 7, 8 and 40 days ago (recorded in a jumbled order), each ended: recorded once per run into a
+    template ledger (tests/conftest.py) and copied for each test."""
+    order = [(8, "jan+piet"), (0, "mieke+lotte"), (40, "jan+mieke"), (3, "piet+lotte"), (7, "jan+lotte")]
+
+    def build(db, _):
+        for n, takers in order:
+            start(db, PLAYERS, "whisthub", "--date", day(n), "--name", f"avond-{n}")
+            ok(db, "deal", "samen", "8", takers, "8")
+            ok(db, "session", "end")
+
+    db = copy_ledger(ledger_template(f"dates-cli-{TODAY.isoformat()}", build), tmp_path / "w.db")
+    return db, {n: i for i, (n, _) in enumerate(order, 1)}
 
 
 def listed(db, *args):

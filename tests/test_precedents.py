@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from _hypothesis_helpers import examples
 
-from _ledger_helpers import DATA, dump, ok, refused, start, wz
+from _ledger_helpers import DATA, copy_ledger, dump, ok, refused, start, wz
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger import precedents as P
 from wiezen_score.core.rulediff import diff_rules
@@ -33,14 +33,16 @@ def jout(r):
 
 
 @pytest.fixture
-def db(tmp_path):
-    """An evening under rupelstreek: 1 samen made with 9, 2 rondje pas, 3 samen made exactly (doubled)."""
-    path = tmp_path / "w.db"
-    start(path, PLAYERS, "rupelstreek", "--name", "Café De Kroon", "--date", "2026-11-27")
-    ok(path, "deal", "samen", "8", "jan+piet", "9")
-    ok(path, "pass")
-    ok(path, "deal", "samen", "8", "mieke+lotte", "8")
-    return path
+def db(ledger_template, tmp_path):
+    """An evening under rupelstreek: 1 samen made with 9, 2 rondje pas, 3 samen made exactly (doubled); recorded
+    once per run into a template ledger (tests/conftest.py) and copied for each test."""
+    def build(path, _):
+        start(path, PLAYERS, "rupelstreek", "--name", "Café De Kroon", "--date", "2026-11-27")
+        ok(path, "deal", "samen", "8", "jan+piet", "9")
+        ok(path, "pass")
+        ok(path, "deal", "samen", "8", "mieke+lotte", "8")
+
+    return copy_ledger(ledger_template("precedents-evening", build), tmp_path / "w.db")
 
 
 def add(db, title, ruling, *extra):
