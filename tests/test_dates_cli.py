@@ -15,27 +15,28 @@ import pytest
 from _ledger_helpers import copy_ledger, ok, refused, start
 
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
-TODAY = dt.date.today()
 
 
-def day(n: int) -> str:
-    return (TODAY - dt.timedelta(days=n)).isoformat()
+def day(n: int, today: dt.date) -> str:
+    return (today - dt.timedelta(days=n)).isoformat()
 
 
 @pytest.fixture
 def evenings(ledger_template, tmp_path):
-    """Sessions 0, 3, 7, 8 and 40 days ago (recorded in a jumbled order), each ended: recorded once per run into a
-    template ledger (tests/conftest.py) and copied for each test."""
+    """Sessions 0, 3, 7, 8 and 40 days before the day the test runs (recorded in a jumbled order), each ended:
+    recorded once a day into a template ledger (tests/conftest.py) and copied for each test. Returns (db, ids, today):
+    the dates are computed when the test runs, never when the tests are collected (a run may cross midnight)."""
     order = [(8, "jan+piet"), (0, "mieke+lotte"), (40, "jan+mieke"), (3, "piet+lotte"), (7, "jan+lotte")]
+    today = dt.date.today()
 
     def build(db, _):
         for n, takers in order:
-            start(db, PLAYERS, "whisthub", "--date", day(n), "--name", f"avond-{n}")
+            start(db, PLAYERS, "whisthub", "--date", day(n, today), "--name", f"avond-{n}")
             ok(db, "deal", "samen", "8", takers, "8")
             ok(db, "session", "end")
 
-    db = copy_ledger(ledger_template(f"dates-cli-{TODAY.isoformat()}", build), tmp_path / "w.db")
-    return db, {n: i for i, (n, _) in enumerate(order, 1)}
+    db = copy_ledger(ledger_template(f"dates-cli-{today.isoformat()}", build), tmp_path / "w.db")
+    return db, {n: i for i, (n, _) in enumerate(order, 1)}, today
 
 
 def listed(db, *args):
@@ -43,11 +44,11 @@ def listed(db, *args):
 
 
 def test_sessions_newest_first_with_leader(evenings):
-    db, ids = evenings
+    db, ids, today = evenings
     assert listed(db) == [ids[0], ids[3], ids[7], ids[8], ids[40]]
     first = json.loads(ok(db, "sessions", "--json").stdout)[0]
     assert (first["date"], first["name"], first["players"], first["deals"], first["rules"]) == (
-        TODAY.isoformat(), "avond-0", PLAYERS, 1, "whisthub")
+        today.isoformat(), "avond-0", PLAYERS, 1, "whisthub")
     assert first["leader"] == "mieke, lotte"  # the takers of the one deal share the lead with +2
     table = ok(db, "sessions").stdout
     for word in ("date", "name", "players", "deals", "leader", "rules", "avond-40", "whisthub"):
@@ -64,30 +65,31 @@ def test_sessions_newest_first_with_leader(evenings):
         (["--until", "yesterday"], [3, 7, 8, 40]),
         (["--until", "last-week"], [7, 8, 40]),
         (["--since", "last-month", "--until", "last-week"], [7, 8]),
-        (["--since", day(8), "--until", day(3)], [3, 7, 8]),
+        (["--since", 8, "--until", 3], [3, 7, 8]),  # a number: that many days before today, as YYYY-MM-DD
         (["--since", "today", "--until", "last-week"], []),
     ],
 )
 def test_sessions_since_until(evenings, args, expected):
-    db, ids = evenings  # last-month is the same day a month before: 28 to 31 days back (40 is out, 8 is in)
+    db, ids, today = evenings  # last-month is the same day a month before: 28 to 31 days back (40 is out, 8 is in)
+    args = [day(a, today) if isinstance(a, int) else a for a in args]
     assert listed(db, *args) == [ids[n] for n in expected]
 
 
 def test_sessions_in_an_empty_period(evenings):
-    db, _ = evenings
+    db, _, _ = evenings
     assert "no sessions in that period" in ok(db, "sessions", "--since", "today", "--until", "yesterday").stdout
 
 
 @pytest.mark.parametrize("word", ["volgende-week", "tomorrow", "27/13/2026", "2026-02-30", ""])
 def test_bad_dates_are_one_error_line(evenings, word):
-    db, _ = evenings
+    db, _, _ = evenings
     assert "not a date" in refused(db, "sessions", "--since", word)
     assert "not a date" in refused(db, "sessions", "--until", word)
     assert "not a date" in refused(db, "precedent", "list", "--since", word)
 
 
 def test_precedent_list_since_last_week(evenings):
-    db, ids = evenings
+    db, ids, _ = evenings
     for n in (0, 7, 8):
         ok(db, "precedent", "add", f"Uitspraak {n}", "--ruling", "x", "--session", str(ids[n]))
     got = [p["title"] for p in json.loads(ok(db, "precedent", "list", "--since", "last-week", "--json").stdout)]
