@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from _hypothesis_helpers import examples
 
+from _ledger_helpers import copy_ledger
 from _reliability_helpers import dump
 from wiezen_score.cli import cli
 from wiezen_score.core.errors import WiezenError
@@ -81,15 +82,17 @@ HOSTILE = "x\x1b[2J\x1b]52;c;aGk=\x07\u202e\nfake  1  row\x9b"
 
 
 @pytest.fixture
-def hostile_db(tmp_path):
-    db = tmp_path / "h.db"
-    ok(db, "session", "start", "--players", PLAYERS, "--name", HOSTILE)
-    ok(db, "deal", "samen", "8", "jan+piet", "9")
-    ok(db, "penalty", "jan", "--reason", HOSTILE)
-    ok(db, "redeal", "--reason", HOSTILE)
-    ok(db, "amend", "1", "samen", "8", "jan+piet", "10", "--reason", HOSTILE)
-    ok(db, "precedent", "add", HOSTILE.replace("\n", " "), "--ruling", HOSTILE, "--tag", HOSTILE, "--deal", "2")
-    return db
+def hostile_db(ledger_template, tmp_path):
+    """HOSTILE in every text a ledger keeps: built once per run (tests/conftest.py), copied for each test."""
+    def build(db, _):
+        ok(db, "session", "start", "--players", PLAYERS, "--name", HOSTILE)
+        ok(db, "deal", "samen", "8", "jan+piet", "9")
+        ok(db, "penalty", "jan", "--reason", HOSTILE)
+        ok(db, "redeal", "--reason", HOSTILE)
+        ok(db, "amend", "1", "samen", "8", "jan+piet", "10", "--reason", HOSTILE)
+        ok(db, "precedent", "add", HOSTILE.replace("\n", " "), "--ruling", HOSTILE, "--tag", HOSTILE, "--deal", "2")
+
+    return copy_ledger(ledger_template("hostile-texts", build), tmp_path / "h.db")
 
 
 OUTPUTS = [

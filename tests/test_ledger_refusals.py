@@ -4,28 +4,31 @@ from __future__ import annotations
 
 import pytest
 
-from _ledger_helpers import ROOT, dump, ok, record, refused, sheet, start
+from _ledger_helpers import ROOT, copy_ledger, dump, ok, record, refused, sheet, start
 
 PLAYERS = ["jan", "jef", "mieke", "lotte"]
 
 
 @pytest.fixture
-def open_db(tmp_path):
-    """A ledger with a replayed (closed) evening and an open session with history: a voided and an amended entry."""
-    db = tmp_path / "w.db"
-    ok(db, "replay", ROOT / "examples" / "cafe-de-kroon-rupelstreek.txt")
-    start(db, PLAYERS, "whisthub")
-    record(db, "samen 8 jan+jef 9", "pas", "alleen 5 mieke 6")
-    ok(db, "undo")  # entry 3 voided
-    ok(db, "amend", "1", "samen", "8", "jan+jef", "10")
-    return db
+def open_db(ledger_template, tmp_path):
+    """A ledger with a replayed (closed) evening and an open session with history: a voided and an amended entry.
+    Built once per run (tests/conftest.py) and copied for each test, as closed_db is."""
+    def build(db, _):
+        ok(db, "replay", ROOT / "examples" / "cafe-de-kroon-rupelstreek.txt")
+        start(db, PLAYERS, "whisthub")
+        record(db, "samen 8 jan+jef 9", "pas", "alleen 5 mieke 6")
+        ok(db, "undo")  # entry 3 voided
+        ok(db, "amend", "1", "samen", "8", "jan+jef", "10")
+
+    return copy_ledger(ledger_template("refusals-open", build), tmp_path / "w.db")
 
 
 @pytest.fixture
-def closed_db(tmp_path):
-    db = tmp_path / "w.db"
-    ok(db, "replay", ROOT / "examples" / "cafe-de-kroon-rupelstreek.txt")
-    return db
+def closed_db(ledger_template, tmp_path):
+    def build(db, _):
+        ok(db, "replay", ROOT / "examples" / "cafe-de-kroon-rupelstreek.txt")
+
+    return copy_ledger(ledger_template("refusals-closed", build), tmp_path / "w.db")
 
 
 NO_OPEN_SESSION = [
