@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
+from _ledger_helpers import copy_ledger
 from _reliability_helpers import DATA, ROOT, assert_clean_error, run
 from wiezen_score.cli import cli
 
@@ -19,20 +20,22 @@ def wz(db, *args):
 
 
 @pytest.fixture
-def ledger(tmp_path):
-    """Two example evenings, and an open one with an undo and an amendment (a re-scored later entry)."""
-    db = tmp_path / "wiezen.db"
-    for f in ("examples/cafe-de-kroon-rupelstreek.txt", "examples/vijf-spelers-whisthub.txt"):
-        assert wz(db, "replay", ROOT / f).exit_code == 0
-    assert wz(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek").exit_code == 0
-    for args in (["deal", "samen", "8", "jan+piet", "9"], ["deal", "samen", "8", "mieke+lotte", "10"], ["pass"],
-                 ["deal", "alleen", "5", "lotte", "6"], ["deal", "samen", "8", "jan+mieke", "8"], ["pass"]):
-        assert wz(db, *args).exit_code == 0
-    assert wz(db, "undo", "--reason", "typo").exit_code == 0
-    # entry 1 was a deal, now a rondje pas: entry 2 counts double, so it is re-scored too
-    r = wz(db, "amend", "1", "pas", "--reason", "it was a rondje pas")
-    assert r.exit_code == 0, r.output
-    return db
+def ledger(ledger_template, tmp_path):
+    """Two example evenings, and an open one with an undo and an amendment (a re-scored later entry); built once
+    per run (tests/conftest.py) and copied for each test."""
+    def build(db, _):
+        for f in ("examples/cafe-de-kroon-rupelstreek.txt", "examples/vijf-spelers-whisthub.txt"):
+            assert wz(db, "replay", ROOT / f).exit_code == 0
+        assert wz(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek").exit_code == 0
+        for args in (["deal", "samen", "8", "jan+piet", "9"], ["deal", "samen", "8", "mieke+lotte", "10"], ["pass"],
+                     ["deal", "alleen", "5", "lotte", "6"], ["deal", "samen", "8", "jan+mieke", "8"], ["pass"]):
+            assert wz(db, *args).exit_code == 0
+        assert wz(db, "undo", "--reason", "typo").exit_code == 0
+        # entry 1 was a deal, now a rondje pas: entry 2 counts double, so it is re-scored too
+        r = wz(db, "amend", "1", "pas", "--reason", "it was a rondje pas")
+        assert r.exit_code == 0, r.output
+
+    return copy_ledger(ledger_template("check-evenings", build), tmp_path / "wiezen.db")
 
 
 def tamper(db, *sql: str) -> None:
