@@ -155,3 +155,25 @@ def test_english_block_inside_dutch(nl):
         assert date_text("2026-11-27") == "2026-11-27"
     assert i18n.dutch()
     assert _explain("samen 9 A+B 11")[0] == "samen 9 door A+B: gehaald met 11 slagen"
+
+
+def test_competition_rules_in_dutch(nl):
+    from wiezen_score.core.competition import in_words, parse_competition
+
+    c = parse_competition(
+        'name = "Kampioenschap"\nsince = 2026-09-01\nuntil = 2027-06-30\nbest = 10\nmin_evenings = 5\nprizes = 3\n',
+        "kampioenschap.toml",
+    )
+    words = in_words(c)
+    assert words[0].startswith("De sessies van di 01/09/2026 tot wo 30/06/2027 tellen. Een avond is een datum")
+    assert "De beste 10 avonden van elke speler tellen." in words
+    assert "Om in het klassement te komen heeft een speler minstens 5 avonden nodig; de anderen staan apart, " \
+           "niet gerangschikt." in words
+    assert words[-1] == "De prijzen gaan naar de eerste 3 (een gedeelde plaats op de grens inbegrepen)."
+
+
+def test_final_table_reasons_in_dutch(nl):
+    from wiezen_score.core.seating import final_table
+
+    seated = final_table(["jan", "jan", "piet"], ["jan", "piet", "mieke", "lotte", "rene"])
+    assert [d["why"] for d in seated] == ["won rondes 1, 2", "won ronde 3", "3e in het klassement", "4e in het klassement"]

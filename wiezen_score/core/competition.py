@@ -384,9 +384,9 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening") -> list
             tb_out[t] = _num(v)
         missing = []
         if per == "evening" and len(units) < c.min_evenings:
-            missing.append(f"{len(units)} of the {c.min_evenings} evenings needed")
+            missing.append(_("{n} of the {needed} evenings needed").format(n=len(units), needed=c.min_evenings))
         if per == "evening" and len(p.opponents) < c.min_opponents:
-            missing.append(f"{len(p.opponents)} of the {c.min_opponents} different opponents needed")
+            missing.append(_("{n} of the {needed} different opponents needed").format(n=len(p.opponents), needed=c.min_opponents))
         d: dict[str, Any] = {
             "rank": None, "player": p.name, "score": _num(score),
             "evenings" if per == "evening" else "rounds": len(units), "counted": len(chosen),

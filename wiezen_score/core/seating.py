@@ -9,7 +9,7 @@ import random
 from typing import Any, Sequence
 
 from .errors import WiezenError
-from .i18n import _
+from .i18n import _, ngettext
 
 MAX_PLAYERS = 600
 
@@ -84,13 +84,13 @@ def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int 
     out: list[dict[str, Any]] = []
     for p, rounds in winners[:size]:
         which = ", ".join(str(r) for r in rounds)
-        out.append({"player": p, "why": f"won round{'s' if len(rounds) > 1 else ''} {which}"})
+        out.append({"player": p, "why": ngettext("won round {rounds}", "won rounds {rounds}", len(rounds)).format(rounds=which)})
     seated = {d["player"] for d in out}
     for i, p in enumerate(ranking):
         if len(out) >= size:
             break
         if p not in seated:
-            out.append({"player": p, "why": f"placed {i + 1} in the ranking"})
+            out.append({"player": p, "why": _("placed {n} in the ranking").format(n=i + 1)})
             seated.add(p)
     if len(out) < size:
         raise WiezenError(_("only {n} players for a final table of {size}").format(n=len(out), size=size))

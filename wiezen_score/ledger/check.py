@@ -130,7 +130,8 @@ def _foreign_keys(conn: sqlite3.Connection, problems: list[Problem], counts: dic
                 sid_no[0] if sid_no else None, sid_no[1] if sid_no else None, rowid,
             ))
         else:
-            what = f"row {rowid} of {table}" if rowid is not None else f"a row of {table}"
+            what = (_("row {id} of {table}").format(id=rowid, table=table) if rowid is not None
+                    else _("a row of {table}").format(table=table))
             problems.append(Problem("foreign-key", _('{what} refers to a missing row of {parent}').format(what=what, parent=parent)))
 
 
@@ -470,7 +471,7 @@ def _rescore_voided(
         elif takers.get(eid, {}) != dict(sc.takers):
             diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=dict(sc.takers)))
         if diffs:
-            problems.append(Problem("rescore", "voided, and it stores " + "; ".join(diffs), sid, no, eid))
+            problems.append(Problem("rescore", _("voided, and it stores {differences}").format(differences="; ".join(diffs)), sid, no, eid))
 
 
 def _seat(players: tuple[str, ...], seat: Any) -> str:

@@ -58,7 +58,7 @@ def db_error(e: Exception, path: str, reading: bool = False) -> WiezenError:
             return WiezenError(_("cannot open the ledger '{path}': check that its folder exists and is writable").format(path=path))
         return WiezenError(_("the ledger '{path}' is read-only: check the permissions of the file and its folder").format(path=path))
     if reading and ("disk is full" in low or "disk i/o error" in low):
-        what = "the disk is full" if "full" in low else "a disk I/O error (is the disk full or failing?)"
+        what = _("the disk is full") if "full" in low else _("a disk I/O error (is the disk full or failing?)")
         return WiezenError(_("could not read the ledger '{path}': {what}; the ledger was not changed").format(path=path, what=what))
     if "disk is full" in low or "database or disk is full" in low:
         return WiezenError(_("the disk is full: nothing was written to '{path}'").format(path=path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import WiezenError
+from ..core.i18n import _
 from ..core.numbers import plain
 from ..core.session import sitting_out
 
@@ -100,7 +101,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     rows = led.entries(s)
     versions = [r for r in rows if r.no == no]
     if not versions:
-        raise WiezenError(f"no entry {no} in session {s.id}")
+        raise WiezenError(_("no entry {no} in session {id}").format(no=no, id=s.id))
     current = [r for r in rows if not r.voided]
     result = fold([(r.no, r.as_input()) for r in current], s.rules, s.players, s.first_dealer)
     steps: list[str] = []

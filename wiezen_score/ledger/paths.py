@@ -6,7 +6,7 @@ import os
 import stat
 
 from ..core.errors import WiezenError
-from ..core.i18n import _
+from ..core.i18n import N_, _
 
 
 def default_path() -> str:
@@ -33,11 +33,11 @@ def resolve_path(opt: str | None) -> str:
 
 
 _KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, N_("a folder")),
+    (stat.S_ISFIFO, N_("a named pipe (FIFO)")),
+    (stat.S_ISCHR, N_("a device")),
+    (stat.S_ISBLK, N_("a device")),
+    (stat.S_ISSOCK, N_("a socket")),
 )
 
 
@@ -56,7 +56,7 @@ def check_ledger_path(path: str) -> bool:
         raise WiezenError(_("cannot reach the ledger '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
     for test, kind in _KINDS:
         if test(st.st_mode):
-            raise WiezenError(_("the ledger '{path}' is {kind}, not a ledger file: give the path of a file (--db FILE)").format(path=path, kind=kind))
+            raise WiezenError(_("the ledger '{path}' is {kind}, not a ledger file: give the path of a file (--db FILE)").format(path=path, kind=_(kind)))
     return True
 
 

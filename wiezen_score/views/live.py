@@ -187,7 +187,8 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
         v = totals.get(p, 0)
         tags = []
         if s["open"] and p == doc["dealer"]:
-            tags.append(('<span class="tag deals">' + _e(_("deals")) + '</span>'))
+            # the tag is the verb of "{player} deals" ("deals" alone is also a count of deals: another word in Dutch)
+            tags.append(('<span class="tag deals">' + _e(_("{player} deals").format(player="").strip()) + '</span>'))
         if s["open"] and p in doc["sitting_out"]:
             tags.append(('<span class="tag out">' + _e(_("sits out")) + '</span>'))
         lead = " lead" if v == best and best > 0 else ""
