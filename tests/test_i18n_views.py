@@ -116,3 +116,12 @@ def test_live_page_in_english_is_unchanged(db):
     page = live_page(sheet)
     assert '<html lang="en">' in page and '<b class="who">mieke</b> deals next' in page
     assert '"reconnecting…"' in page
+
+
+def test_explain_of_an_amended_entry_in_dutch(db, nl):
+    ok(db, "amend", "1", "samen", "8", "jan+piet", "10")
+    with open_ledger(str(db), readonly=True) as led:
+        s = led.session()
+        text = render_explain(explain_doc(led, s, 1))
+    assert text.splitlines()[0] == "#1 samen 8 jan+piet 10 (sessie 1, rupelstreek; deler jan)"
+    assert text.splitlines()[-1] == "  eerdere versies: samen 8 jan+piet 9 (verbetering)"

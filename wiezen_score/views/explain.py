@@ -4,8 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.i18n import _
+from ..core.i18n import N_, _
 from ..core.numbers import signed
+
+#: how an entry was voided, as the ledger stores it (English words), and as a person reads it
+_HOW = {"undo": N_("undo"), "amend": N_("amend")}
+
+
+def _how(how: str | None) -> str:
+    return _(_HOW[how]) if how in _HOW else how or ""
+
+
+def _reason(reason: str) -> str:
+    """A stored reason as shown: the one the ledger writes itself (re-scored after an amendment) in the reader's
+    language, a player's own reason as typed."""
+    head = "re-scored after the amendment of entry "
+    if reason.startswith(head) and reason[len(head):].isdigit():
+        return _("re-scored after the amendment of entry {no}").format(no=reason[len(head):])
+    return reason
 
 
 def render_explain(doc: dict[str, Any]) -> str:
@@ -24,7 +40,7 @@ def render_explain(doc: dict[str, Any]) -> str:
         last = doc["history"][-1]
         out.append(
             (_("  voided by {how}: {reason}") if last["reason"] else _("  voided by {how}")).format(
-                how=last["how"], reason=last["reason"]
+                how=_how(last["how"]), reason=_reason(last["reason"])
             )
         )
         return "\n".join(out + rulings)
@@ -37,9 +53,9 @@ def render_explain(doc: dict[str, Any]) -> str:
 
 def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
     """An earlier version of an entry, with what made it differ when its line is the same as now's."""
-    why = h["how"] or ""
+    why = _how(h["how"])
     if h.get("reason") and h["reason"].startswith("re-scored"):
-        why = h["reason"]
+        why = _reason(h["reason"])
     if h["text"] != doc["text"] or "dealer" not in h:
         return f"{h['text']} ({why})"
     diffs = []
