@@ -143,7 +143,7 @@ def test_sitting_out_in_english_is_unchanged():
 
 def test_evening_in_dutch(nl):
     p = progress(Plan("deals", 24), 4, 13, {"jan": 10, "piet": -10}, False)
-    assert (p.short, p.line) == ("spel 14 van 24", "avond: 13 van 24 spellen gespeeld")
+    assert (p.short, p.line) == ("spel 14 van 24", "avond: 13 van 24 spelen gespeeld")
     p = progress(Plan("target", 50), 4, 3, {"jan": 12, "piet": 12, "mieke": -24}, False)
     assert p.line == "avond: tot een speler 50 punten haalt; jan en piet staan voor met 12"
 
