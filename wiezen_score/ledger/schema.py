@@ -177,6 +177,12 @@ def _m009_competitions(db: Any) -> None:
     db.execute("CREATE INDEX sessions_tag ON sessions(tag, date)")
 
 
+def _m010_rounds_index(db: Any) -> None:
+    """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
+    and `sheet` need not scan a long session for them."""
+    db.execute("CREATE INDEX entries_rounds ON entries(session_id) WHERE round = 1")
+
+
 def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
@@ -195,6 +201,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
         ("m007_evening_length", _m007_evening_length),
         ("m008_rulings_view", m008_rulings_view),
         ("m009_competitions", _m009_competitions),
+        ("m010_rounds_index", _m010_rounds_index),
     ]
 
 
@@ -203,7 +210,7 @@ def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
-    "m007_evening_length", "m008_rulings_view", "m009_competitions",
+    "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
