@@ -165,10 +165,25 @@ class Facts:
             if kind not in self._cache:
                 self._cache[kind] = dict(self._load(kind, None))
             return self._cache[kind].get((rid, sub))
+        pre = self._cache.get(kind)
+        if pre is not None and (rid, sub) in pre:
+            return pre[(rid, sub)]
         found = dict(self._load(kind, (rid, sub)))
         return found.get((rid, sub))
 
-    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
+    def preload(self, kind: str, rids: Sequence[int]) -> None:
+        """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
+        row ids from the lowest to the highest, when they lie close together. The contents are the same as
+        :meth:`content` reads one at a time."""
+        if self.bulk or kind != "entry" or len(rids) < 16:
+            return
+        lo, hi = min(rids), max(rids)
+        if hi - lo + 1 > 2 * len(rids):
+            return
+        self._cache.setdefault(kind, {}).update(self._load(kind, None, (lo, hi)))
+
+    def _load(self, kind: str, key: tuple[int, int] | None,
+              span: tuple[int, int] | None = None) -> Iterable[tuple[tuple[int, int], Any]]:
         c = self.conn
         one = key is not None
         rid_arg: tuple[int, ...] = () if key is None else (key[0],)
@@ -206,6 +221,8 @@ class Facts:
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
             pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
+            if span is not None:
+                pq, rid_arg = pq + " WHERE entry_id BETWEEN ? AND ?", span
             folded: dict[int, str | None] = {}
             for eid, pid, half, taker, made in c.execute(pq, rid_arg):
                 if pid not in folded:
@@ -214,7 +231,8 @@ class Facts:
                 # sorted by (name, player id): the same order in every ledger
                 pts.setdefault(eid, []).append((str(n), pid, n, half, taker, made))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
+                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else "")
+                 + (" WHERE id BETWEEN ? AND ?" if span is not None else ""))
             for r in c.execute(q, rid_arg):
                 (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
                 p = sorted(pts.get(i, ()))
@@ -288,11 +306,14 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
     row = conn.execute("SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1").fetchone()
     seq, prev = (row[0], row[1]) if row else (0, GENESIS)
     heads: dict[int, str] = {}
+    facts.preload("entry", [rid for kind, rid, _ in items if kind == "entry"])
+    links: list[tuple[int, str, int, int, int | None, str, str | None]] = []
     for kind, rid, sub in items:
         got = facts.content(kind, rid, sub)
         if got is None:
             continue
         portable, local, sid = got
+        dumped = (_dump(portable), _dump(local))
         shash = None
         if kind in SESSION_KINDS and sid is not None:
             if sid not in heads:
@@ -300,13 +321,13 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
                     "SELECT shash FROM chain WHERE session_id = ? ORDER BY seq DESC LIMIT 1", (sid,)
                 ).fetchone()
                 heads[sid] = r[0] if r else GENESIS
-            shash = heads[sid] = session_hash(heads[sid], kind, portable)
+            shash = heads[sid] = session_hash(heads[sid], kind, portable, dumped[0])
         seq += 1
-        prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, portable, local)
-        conn.execute(
-            "INSERT INTO chain (seq, kind, rid, sub, session_id, hash, shash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash),
-        )
+        prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, portable, local, dumped)
+        links.append((seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash))
+    conn.executemany(
+        "INSERT INTO chain (seq, kind, rid, sub, session_id, hash, shash) VALUES (?, ?, ?, ?, ?, ?, ?)", links
+    )
     return set(heads)
 
 

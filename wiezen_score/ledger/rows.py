@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
@@ -13,8 +14,15 @@ from ..core.scoring import Points
 from ..core.session import EntryInput
 from ..core.i18n import _
 
+_NOW: list[Any] = [None, ""]  # the last second asked for, and its text
+
+
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    """The time now in UTC, to the second (the text is made once a second: replay and import ask often)."""
+    t = int(time.time())
+    if t != _NOW[0]:
+        _NOW[0], _NOW[1] = t, datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="seconds")
+    return str(_NOW[1])
 
 
 def new_uid() -> str:
@@ -108,6 +116,11 @@ POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one en
 
 def half_points(v: Any) -> int:
     """Points as stored: twice their value, an integer (whole or half points, exactly)."""
+    if type(v) is int:  # the common cases, exactly as the Fraction below would find them, without it
+        if abs(v) <= POINTS_BOUND:
+            return 2 * v
+    elif type(v) is float and (2 * v).is_integer() and abs(v) <= POINTS_BOUND:
+        return int(2 * v)
     from fractions import Fraction
 
     from ..core.errors import WiezenError
