@@ -167,7 +167,8 @@ class Facts:
             return self._cache[kind].get((rid, sub))
         pre = self._cache.get(kind)
         if pre is not None and (rid, sub) in pre:
-            return pre[(rid, sub)]
+            got: tuple[Any, Any, int | None] = pre[(rid, sub)]
+            return got
         found = dict(self._load(kind, (rid, sub)))
         return found.get((rid, sub))
 

@@ -319,7 +319,8 @@ def _rescore(
     conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
 ) -> None:
     from ..core.rules import parse_rules
-    from ..core.session import Fold, TableState
+    from ..core.session import TableState
+    from .memo import MemoFold
     from .rows import stored_input
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
@@ -366,7 +367,7 @@ def _rescore(
             points.setdefault(eid, {})[names[pid]] = float(v)
             if taker:
                 takers.setdefault(eid, {})[names[pid]] = bool(made)
-        fold = Fold(rules, players, TableState(first_dealer, 1))
+        fold = MemoFold(rules, players, TableState(first_dealer, 1))
         order = {p: i for i, p in enumerate(players)}
         for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason, nd, nm) in conn.execute(
             "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "

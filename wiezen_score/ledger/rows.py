@@ -193,23 +193,47 @@ def end_session_row(conn: sqlite3.Connection, session_id: int, ended_at: str) ->
     conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (ended_at, session_id))
 
 
+_ENTRY_ROW = (
+    "INSERT INTO entries (id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
+    "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_POINTS_ROW = "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)"
+_MAX_ROWID = 2**63 - 1
+
+
+def _entry_values(eid: int | None, e: NewEntry) -> tuple[Any, ...]:
+    return (
+        eid, e.uid, e.session_id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id,
+        int(e.round), e.deal_no, e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at,
+    )
+
+
+def _points_values(eid: int, e: NewEntry) -> list[tuple[int, int, int, int, int | None]]:
+    return [(eid, pid, h, int(made is not None), None if made is None else int(made)) for pid, h, made in e.halves]
+
+
 def insert_entry(conn: sqlite3.Connection, e: NewEntry) -> int:
-    """An entry and its points rows; returns the entry's row id."""
-    cur = conn.execute(
-        "INSERT INTO entries (uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, "
-        "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            e.uid, e.session_id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, int(e.round),
-            e.deal_no, e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at,
-        ),
-    )
+    """An entry and its points rows; returns the entry's row id (the one SQLite gives it)."""
+    cur = conn.execute(_ENTRY_ROW, _entry_values(None, e))
     eid = int(cur.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)",
-        [(eid, pid, h, int(made is not None), None if made is None else int(made)) for pid, h, made in e.halves],
-    )
+    conn.executemany(_POINTS_ROW, _points_values(eid, e))
     return eid
+
+
+def insert_entries(conn: sqlite3.Connection, es: Sequence[NewEntry]) -> list[int]:
+    """Entries and their points rows, in this order, with one executemany for each table (a replay or an import
+    writes thousands); returns their row ids. The ids are the ones SQLite would give one at a time (the next
+    after the highest), so the rows, and the chain's links of them, are the same as with :func:`insert_entry`."""
+    if not es:
+        return []
+    top = int(conn.execute("SELECT max(id) FROM entries").fetchone()[0] or 0)
+    if len(es) == 1 or top + len(es) >= _MAX_ROWID:  # (at the largest row id SQLite picks them at random)
+        return [insert_entry(conn, e) for e in es]
+    ids = list(range(top + 1, top + 1 + len(es)))
+    conn.executemany(_ENTRY_ROW, [_entry_values(i, e) for i, e in zip(ids, es)])
+    conn.executemany(_POINTS_ROW, [row for i, e in zip(ids, es) for row in _points_values(i, e)])
+    return ids
 
 
 def insert_void(

@@ -16,7 +16,7 @@ from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_sta
 from .connection import APP_ID, _connect, db_error
 from .paths import existing_db_path, resolve_path
 from .rows import (
-    COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entry, insert_house_rules,
+    COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entries, insert_entry, insert_house_rules,
     insert_player, insert_seal, insert_session, insert_void, new_uid, now,
 )
 
@@ -488,14 +488,18 @@ class Ledger:
 
     def _insert(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
                 created_at: str | None = None) -> int:
+        return insert_entry(self.conn, self._new_entry(s, no, sc, replaces, uid, created_at))
+
+    def _new_entry(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
+                   created_at: str | None = None) -> NewEntry:
         ids = dict(zip(s.players, s.player_ids))
-        return insert_entry(self.conn, NewEntry(
+        return NewEntry(
             uid=uid or new_uid(), session_id=s.id, no=no, kind=sc.kind, text=sc.text, contract=sc.contract or None,
             dealer=sc.dealer, multiplier=sc.multiplier, offender_id=ids[sc.offender] if sc.offender else None,
             round=sc.round, deal_no=sc.deal_no, reason=sc.reason, next_dealer=sc.after.dealer,
             next_multiplier=sc.after.pending, replaces=replaces, created_at=created_at or now(),
             halves=[(ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()],
-        ))
+        )
 
     def _deal_players(self, s: SessionInfo) -> dict[int, tuple[str, ...]]:
         rows = self.conn.execute(
@@ -682,6 +686,7 @@ class Ledger:
 
         ``progress(n)`` is called as lines are recorded (n lines at a time), for a progress bar."""
         from ..core.sessionfile import Amend, Header, Undo, parse_line
+        from .memo import MemoFold
 
         digest = content_hash(text)
         existing = self.session_by_hash(digest) or self.session_by_hash(file_hash(text))  # (older wiezen: bytes)
@@ -730,24 +735,35 @@ class Ledger:
                 return int(self.session_by_hash(digest) or 0), False
             s = self.begin(players, rules, rules_text, dealer, name, date, digest, closed=not keep_open,
                            tag=tag, round=rnd, table=tno)
-            f = Fold(rules, s.players, TableState(s.first_dealer, 1))
+            f = MemoFold(rules, s.players, TableState(s.first_dealer, 1))
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
+            batch: list[tuple[int, NewEntry]] = []  # entries not written yet (written together, in order)
+
+            def flush() -> None:
+                for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch])):
+                    ids[no] = eid
+                batch.clear()
+
             next_no = 1
             for i, (lineno, item) in enumerate(lines[body_start:]):
                 if progress is not None and i % 100 == 99:
                     progress(100)
                 try:
                     if isinstance(item, Undo):
+                        flush()  # an undo voids a written entry, after every entry before it
                         self._void(ids.pop(f.undo()), "undo", None, item.reason)
                     elif isinstance(item, Amend):
                         raise WiezenError(_("amend is for correcting a recorded session; in a session file, fix the line instead"))
                     else:
                         sc = f.score(item)
-                        ids[next_no] = self._insert(s, next_no, sc)
+                        batch.append((next_no, self._new_entry(s, next_no, sc)))
                         f.take(next_no, sc)
                         next_no += 1
+                        if len(batch) >= 2000:
+                            flush()
                 except WiezenError as e:
                     raise WiezenError(_('line {no}: {error}').format(no=lineno, error=e)) from None
+            flush()
         return s.id, True
 
 
