@@ -126,6 +126,8 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
 
 def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
     """Where the evening stands against its planned length (core/evening.py), or None when it has none."""
+    if getattr(s, "plan", None) is None:
+        return None  # (without importing core/evening.py: `wiezen deal` stays cheap)
     from ..core.evening import parse_plan, progress
 
     plan = parse_plan(getattr(s, "plan", None))

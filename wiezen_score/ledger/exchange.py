@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import WiezenError
 from .rows import (
-    COUNTS, NewEntry, end_session_row, half_points, insert_entry, insert_precedent, insert_precedent_version,
+    COUNTS, NewEntry, end_session_row, half_points, insert_entries, insert_precedent, insert_precedent_version,
     insert_seal, insert_session, insert_void,
 )
 from .standings import _num
@@ -668,9 +668,17 @@ def _add_entries(
     )}
     local_id = {uid: eid for uid, eid in conn.execute("SELECT uid, id FROM entries WHERE session_id = ?", (sid,))}
     added = voids = 0
+    batch: list[NewEntry] = []  # entries not written yet: written together, in order, before the next void or seal
+
+    def flush() -> None:
+        for ne, eid in zip(batch, insert_entries(conn, batch)):
+            local_id[ne.uid] = eid
+        batch.clear()
 
     def add_entry(e: Mapping[str, Any]) -> None:
         nonlocal added
+        if e["replaces"] is not None:
+            flush()  # the entry it replaces may be waiting in the batch
         replaces = local_id.get(e["replaces"]) if e["replaces"] is not None else None
         if e["replaces"] is not None and replaces is None:
             conflicts.append(_('{session}, entry {uid} replaces an entry that is not here').format(session=_session_label(s), uid=e['uid'][:8]))
@@ -685,7 +693,7 @@ def _add_entries(
             conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
             return
         tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
-        eid = insert_entry(conn, NewEntry(
+        batch.append(NewEntry(
             uid=e["uid"], session_id=sid, no=e["no"], kind=e["kind"], text=e["text"], contract=e["contract"],
             dealer=e["dealer"], multiplier=e["multiplier"],
             offender_id=seats[e["offender"].casefold()] if e["offender"] else None, round=bool(e["round"]),
@@ -693,11 +701,13 @@ def _add_entries(
             next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"],
             halves=[(seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(e["points"], halves)],
         ))
-        local_id[e["uid"]] = eid
+        if len(batch) >= 2000:
+            flush()
         added += 1
 
     def add_void(e: Mapping[str, Any]) -> None:
         nonlocal voids
+        flush()
         v = e["void"]
         if e["uid"] not in local_id:
             return
@@ -716,6 +726,7 @@ def _add_entries(
     if history is None:  # an export of format 1: the entries in order, then the voids
         for e in entries:
             add_entry(e)
+        flush()
         for e in new_voids.values():
             add_void(e)
         return added, voids
@@ -725,12 +736,14 @@ def _add_entries(
         elif kind == "void" and ref in new_voids:
             add_void(new_voids.pop(ref))
         elif kind == "seal" and ref in new_seals:
+            flush()
             x = new_seals.pop(ref)
             insert_seal(conn, sid, x["n"], x["sealed_at"])
     # what the history does not name comes last (its seals, computed here, will not fit those of the file)
     for e in entries:
         if e["uid"] in new_entries:
             add_entry(new_entries.pop(e["uid"]))
+    flush()
     for e in list(new_voids.values()):
         add_void(e)
     for x in new_seals.values():
