@@ -1,0 +1,98 @@
+"""Fast at any length (issue 11): what a line typed into `play` (or one `wiezen deal`) reads from the ledger does
+not grow with the session (the SQLite work of each read is counted, in virtual-machine steps, at 10 and at 2,000
+entries); a long replay or import, written in batches, leaves the same ledger as one entry at a time."""
+
+from __future__ import annotations
+
+from _ledger_helpers import ok
+
+from wiezen_score.ledger import Ledger
+
+HEAD = 'session "Lang" 2026-11-27\nrules whisthub\nplayers jan piet mieke lotte\n'
+LINES = ["samen 8 jan+piet 9", "alleen 5 mieke 4", "samen 9 piet+lotte 10", "pas"]
+OWED = "penalty lotte round\npenalty jan round\n"  # rounds owed: rare, like in a real evening
+
+
+def steps(led: Ledger, read) -> int:
+    """SQLite virtual-machine steps (in units of 100) that ``read()`` takes."""
+    n = [0]
+
+    def tick() -> int:
+        n[0] += 1
+        return 0
+
+    led.conn.set_progress_handler(tick, 100)
+    try:
+        read()
+    finally:
+        led.conn.set_progress_handler(None, 0)
+    return n[0]
+
+
+def ledger_with(tmp_path, n: int) -> str:
+    db = tmp_path / f"l{n}.db"
+    f = tmp_path / f"l{n}.txt"
+    f.write_text(HEAD + OWED + "".join(LINES[i % len(LINES)] + "\n" for i in range(n)))
+    ok(db, "replay", "--keep-open", f)
+    return str(db)
+
+
+def test_the_reads_of_one_line_cost_the_same_in_a_long_session(tmp_path):
+    costs = {}
+    for n in (10, 2000):
+        led = Ledger(ledger_with(tmp_path, n))
+        try:
+            s = led.require_open()
+            owed = led.rounds_owed(s)
+            assert owed == {"jan": 1, "piet": 0, "mieke": 0, "lotte": 1}
+            costs[n] = {
+                "rounds_owed": steps(led, lambda: led.rounds_owed(s)),
+                "state": steps(led, lambda: led.state(s)),
+                "totals": steps(led, lambda: led.totals(s.id)),
+                "window": steps(led, lambda: led.entries(s, since_no=led.window_start(s, 6))),
+            }
+        finally:
+            led.close()
+    for read, small in costs[10].items():
+        # an index read grows with the logarithm of the session at most: far below 200 times the entries
+        assert costs[2000][read] <= 2 * small + 5, (read, costs)
+
+
+def test_a_long_replay_written_in_batches_keeps_the_caches_and_the_schema(tmp_path):
+    """Thousands of points rows are added to the totals caches in one go (their triggers dropped and made again in
+    the same transaction): the caches must hold what the entries add up to, the triggers must be back exactly,
+    and a later deal must still go through them."""
+    import sqlite3
+
+    db = tmp_path / "b.db"
+    f = tmp_path / "b.txt"
+    body = "".join(LINES[i % len(LINES)] + "\n" for i in range(700))
+    f.write_text(HEAD + OWED + body + "undo\nundo\n" + body)  # undos between batches, voids in the caches
+    ok(db, "replay", "--keep-open", f)
+    led = Ledger(str(db))
+    try:
+        s = led.require_open()
+        assert led.row_count(s) == 2 + 700 + 700
+        assert led.totals(s.id) == led.summed_totals(s.id)
+        before = led.totals(s.id)
+    finally:
+        led.close()
+    out = ok(db, "check").stdout
+    assert out.startswith("ok:"), out
+    ok(db, "deal", "samen", "8", "jan+piet", "9")  # made with one over, after a rondje pas: x2 (whisthub)
+    led = Ledger(str(db))
+    try:
+        s = led.require_open()
+        after = led.totals(s.id)
+        assert after == led.summed_totals(s.id)
+    finally:
+        led.close()
+    gain = {p: after[p] - before[p] for p in after}
+    assert gain["jan"] == gain["piet"] == -gain["mieke"] == -gain["lotte"] > 0, gain
+    conn = sqlite3.connect(db)
+    try:
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    finally:
+        conn.close()
+    assert {"session_totals_add", "player_evenings_add"} <= names
+    assert ok(db, "check").stdout.startswith("ok:")
