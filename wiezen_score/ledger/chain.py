@@ -245,8 +245,8 @@ class Facts:
                 if pid not in folded:
                     folded[pid] = self.name(pid)
                 n = folded[pid]
-                # sorted by (name, player id): the same order in every ledger
-                pts.setdefault(eid, []).append((str(n), pid, n, half, taker, made))
+                # sorted by (name, player id): the same order in every ledger (a player has one row per entry)
+                pts.setdefault(eid, []).append((str(n), pid, [n, half, taker, made]))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
                  "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else "")
                  + (" WHERE id BETWEEN ? AND ?" if span is not None else ""))
@@ -255,10 +255,10 @@ class Facts:
                 p = sorted(pts.get(i, ()))
                 yield (i, 0), (
                     {"uid": uid, "no": no, "kind": k, "text": text, "contract": contract, "dealer": dealer,
-                     "multiplier": mult, "offender": self.name(off), "round": rnd, "deal_no": deal_no,
-                     "reason": reason, "next_dealer": nd, "next_multiplier": nm,
-                     "replaces": self.uid("entries", rep), "created_at": at,
-                     "points": [[t[2], t[3], t[4], t[5]] for t in p]},
+                     "multiplier": mult, "offender": None if off is None else self.name(off), "round": rnd,
+                     "deal_no": deal_no, "reason": reason, "next_dealer": nd, "next_multiplier": nm,
+                     "replaces": None if rep is None else self.uid("entries", rep), "created_at": at,
+                     "points": [t[2] for t in p]},
                     {"id": i, "session_id": sid, "offender_id": off, "replaces": rep, "players": [t[1] for t in p]},
                     sid,
                 )  # fmt: skip

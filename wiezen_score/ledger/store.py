@@ -491,8 +491,10 @@ class Ledger:
         return insert_entry(self.conn, self._new_entry(s, no, sc, replaces, uid, created_at))
 
     def _new_entry(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
-                   created_at: str | None = None) -> NewEntry:
-        ids = dict(zip(s.players, s.player_ids))
+                   created_at: str | None = None, ids: dict[str, int] | None = None) -> NewEntry:
+        """The row of entry ``no`` as scored (``ids``: the players' row ids by name, when known already)."""
+        if ids is None:
+            ids = dict(zip(s.players, s.player_ids))
         return NewEntry(
             uid=uid or new_uid(), session_id=s.id, no=no, kind=sc.kind, text=sc.text, contract=sc.contract or None,
             dealer=sc.dealer, multiplier=sc.multiplier, offender_id=ids[sc.offender] if sc.offender else None,
@@ -738,6 +740,7 @@ class Ledger:
             f = MemoFold(rules, s.players, TableState(s.first_dealer, 1))
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             batch: list[tuple[int, NewEntry]] = []  # entries not written yet (written together, in order)
+            pids = dict(zip(s.players, s.player_ids))
 
             def flush() -> None:
                 for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch])):
@@ -756,7 +759,7 @@ class Ledger:
                         raise WiezenError(_("amend is for correcting a recorded session; in a session file, fix the line instead"))
                     else:
                         sc = f.score(item)
-                        batch.append((next_no, self._new_entry(s, next_no, sc)))
+                        batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids)))
                         f.take(next_no, sc)
                         next_no += 1
                         if len(batch) >= 2000:
