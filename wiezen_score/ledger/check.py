@@ -405,9 +405,10 @@ def _rescore(
                 diffs.append(_('dealer {dealer}, re-scored {rescored}').format(dealer=_seat(players, dealer), rescored=players[sc.dealer]))
             if sc.multiplier != mult:
                 diffs.append(_('multiplier x{mult}, re-scored x{multiplier}').format(mult=mult, multiplier=sc.multiplier))
-            stored = dict(sorted(points.get(eid, {}).items(), key=lambda kv: order[kv[0]]))
+            stored = points.get(eid, {})
             fresh = {p: float(v) for p, v in sc.points.items()}
-            if stored != fresh:
+            if stored != fresh:  # (the same players and points in any order; the message lists them in seat order)
+                stored = dict(sorted(stored.items(), key=lambda kv: order[kv[0]]))
                 diffs.append(_('points {stored}; re-scored {rescored}').format(stored=_fmt_points(stored), rescored=_fmt_points(fresh)))
             elif takers.get(eid, {}) != dict(sc.takers):
                 diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=dict(sc.takers)))
