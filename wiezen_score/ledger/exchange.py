@@ -22,9 +22,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import WiezenError
 from .rows import (
-    COUNTS, NewEntry, end_session_row, half_points, insert_entries, insert_precedent, insert_precedent_version,
+    COUNTS, NewEntry, end_session_row, half_points, insert_precedent, insert_precedent_version,
     insert_seal, insert_session, insert_void,
 )
+from .bulk import insert_entries
 from .standings import _num
 from ..core.i18n import _, ngettext
 

@@ -16,9 +16,10 @@ from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_sta
 from .connection import APP_ID, _connect, db_error
 from .paths import existing_db_path, resolve_path
 from .rows import (
-    COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entries, insert_entry, insert_house_rules,
+    COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entry, insert_house_rules,
     insert_player, insert_seal, insert_session, insert_void, new_uid, now,
 )
+from .bulk import insert_entries
 
 __all__ = ["Ledger", "half_points", "open_ledger", "session_setup"]
 
