@@ -33,6 +33,9 @@ _AMBIENT = ("COLUMNS", "LINES", "WIEZEN_DB", "WIEZEN_DEBUG", "WIEZEN_CSV_DIALECT
 def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in _AMBIENT:
         monkeypatch.delenv(name, raising=False)
+    # the suite speaks English whatever the developer's locale: a test that wants Dutch says so (--lang nl, or
+    # WIEZEN_LANG/LANG in the environment it passes)
+    monkeypatch.setenv("WIEZEN_LANG", "en")
 
 
 _TEMPLATES: dict[str, Path] = {}

@@ -14,33 +14,36 @@ from typing import Any
 import click
 
 from .. import __version__
+from ..core import i18n
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
+from .lang import BAD_LANG_ERROR, LANG_HELP, apply, pick
 
 # name -> (module, attribute, one-line help shown by `wiezen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "calc": ("calc", "calc", "Score one deal without recording it."),
-    "rules": ("rules_cmd", "rules", "List, show, compare and add house rules."),
-    "session": ("session_cmds", "session", "Start or end the evening's session."),
-    "deal": ("session_cmds", "deal", "Record a deal in the open session."),
-    "pass": ("session_cmds", "pass_", "Record a rondje pas (all four passed)."),
-    "redeal": ("session_cmds", "redeal", "Record a redeal (carte blanche, misdeal)."),
-    "penalty": ("session_cmds", "penalty", "Record strafpunten, or a round owed."),
-    "undo": ("session_cmds", "undo", "Void the last entry that counts."),
-    "amend": ("session_cmds", "amend", "Correct entry N; later entries follow."),
-    "sheet": ("sheet", "sheet", "Show the scoresheet with running totals."),
-    "explain": ("sheet", "explain", "Explain how entry N was scored."),
-    "sessions": ("sheet", "sessions", "List the sessions, newest first."),
-    "replay": ("sheet", "replay", "Record a whole session file and print its sheet."),
-    "db": ("sheet", "db", "Where the ledger lives; backups."),
-    "play": ("play", "play", "The scorer at the table: one line per deal, the sheet as it goes."),
-    "precedent": ("precedent", "precedent", "Rulings the table made: add, list, search, show, edit."),
-    "check": ("check", "check", "Check the ledger: re-score every entry, every sum."),
-    "standings": ("club", "standings", "The season's standings per player (table, csv, html ...)."),
-    "export": ("club", "export", "Write sessions as JSON, to merge into another ledger."),
-    "import": ("club", "import_", "Merge an export or another wiezen ledger into this one."),
-    "serve": ("serve", "serve", "The live sheet on the players' phones (a page that follows every entry)."),
-    "seating": ("competition", "seating", "Seat a round of a night with several tables (drawn, or by standing)."),
-    "settle": ("club", "settle", "Who pays whom at the end of the evening, in the fewest payments."),
+    "calc": ("calc", "calc", N_("Score one deal without recording it.")),
+    "rules": ("rules_cmd", "rules", N_("List, show, compare and add house rules.")),
+    "session": ("session_cmds", "session", N_("Start or end the evening's session.")),
+    "deal": ("session_cmds", "deal", N_("Record a deal in the open session.")),
+    "pass": ("session_cmds", "pass_", N_("Record a rondje pas (all four passed).")),
+    "redeal": ("session_cmds", "redeal", N_("Record a redeal (carte blanche, misdeal).")),
+    "penalty": ("session_cmds", "penalty", N_("Record strafpunten, or a round owed.")),
+    "undo": ("session_cmds", "undo", N_("Void the last entry that counts.")),
+    "amend": ("session_cmds", "amend", N_("Correct entry N; later entries follow.")),
+    "sheet": ("sheet", "sheet", N_("Show the scoresheet with running totals.")),
+    "explain": ("sheet", "explain", N_("Explain how entry N was scored.")),
+    "sessions": ("sheet", "sessions", N_("List the sessions, newest first.")),
+    "replay": ("sheet", "replay", N_("Record a whole session file and print its sheet.")),
+    "db": ("sheet", "db", N_("Where the ledger lives; backups.")),
+    "play": ("play", "play", N_("The scorer at the table: one line per deal, the sheet as it goes.")),
+    "precedent": ("precedent", "precedent", N_("Rulings the table made: add, list, search, show, edit.")),
+    "check": ("check", "check", N_("Check the ledger: re-score every entry, every sum.")),
+    "standings": ("club", "standings", N_("The season's standings per player (table, csv, html ...).")),
+    "export": ("club", "export", N_("Write sessions as JSON, to merge into another ledger.")),
+    "import": ("club", "import_", N_("Merge an export or another wiezen ledger into this one.")),
+    "serve": ("serve", "serve", N_("The live sheet on the players' phones (a page that follows every entry).")),
+    "seating": ("competition", "seating", N_("Seat a round of a night with several tables (drawn, or by standing).")),
+    "settle": ("club", "settle", N_("Who pays whom at the end of the evening, in the fewest payments.")),
 }
 
 
@@ -63,8 +66,8 @@ class WiezenGroup(click.Group):
         return add_db_option(cmd)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
-        with formatter.section("Commands"):
+        rows = [(name, _(COMMANDS[name][2])) for name in sorted(COMMANDS)]
+        with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -79,12 +82,29 @@ class WiezenGroup(click.Group):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
-        """click's main, with every error message printed safely (user text in it shown with visible escapes)."""
+        """click's main, in the language chosen (--lang, $WIEZEN_LANG, the locale), with every error message printed
+        safely (user text in it shown with visible escapes)."""
+        previous = i18n.language()
+        lang, bad = pick(sys.argv[1:] if args is None else list(args))
+        apply(lang)
+        try:
+            return self._main(bad, args, prog_name, complete_var, standalone_mode, **extra)
+        finally:
+            i18n.set_language(previous)
+
+    def _main(self, bad_lang: str | None, args: Any, prog_name: str | None, complete_var: str | None,
+              standalone_mode: bool, **extra: Any) -> Any:
+        def check_lang() -> None:
+            if bad_lang is not None:
+                raise click.ClickException(_(BAD_LANG_ERROR).format(value=repr(bad_lang)))
+
         if not standalone_mode:
+            check_lang()
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         import errno
 
         try:
+            check_lang()
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as e:
             from ..views.safe import safe
@@ -103,7 +123,7 @@ class WiezenGroup(click.Group):
             e.show()
             sys.exit(e.exit_code)
         except click.Abort:
-            click.echo("Aborted!", err=True)
+            click.echo(_("Aborted!"), err=True)
             sys.exit(1)
         except OSError as e:
             if e.errno == errno.EPIPE:  # the reader went away (wiezen sheet | head): not an error of ours
@@ -121,12 +141,12 @@ def _check_utf8(args: list[str]) -> None:
         if bad_utf8(a) is None:
             continue
         if a.startswith("--") and "=" in a:
-            name, _, value = a.partition("=")
+            name, _eq, value = a.partition("=")
             what = name
         elif i > 0 and args[i - 1].startswith("-") and not args[i - 1][1:].isdigit():
             what, value = args[i - 1], a
         else:
-            what, value = f"the word {i + 1} of the command line", a
+            what, value = _("the word {number} of the command line").format(number=i + 1), a
         try:
             require_utf8(value, what)
         except WiezenError as e:
@@ -143,6 +163,8 @@ def _check_utf8(args: list[str]) -> None:
     help="The ledger (SQLite file). Default: $WIEZEN_DB, else wiezen.db in your user data folder "
     "(see `wiezen db path`).",
 )
+@click.option("--lang", type=click.Choice(i18n.LANGUAGES, case_sensitive=False), expose_value=False, is_eager=True,
+              help=LANG_HELP)
 @click.pass_context
 def cli(ctx: click.Context, db_path: str | None) -> None:
     """Keeps the score of Flemish whist (wiezen, kleurenwiezen) at a real table.
@@ -161,17 +183,19 @@ def cli(ctx: click.Context, db_path: str | None) -> None:
 
 def main() -> None:
     """Console entry point: never a traceback for the user (set WIEZEN_DEBUG=1 to see one)."""
+    apply(pick(sys.argv[1:])[0])  # for the lines below; cli.main chooses again (and reports a bad --lang)
     try:
         cli.main(prog_name="wiezen")
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        click.echo("Error: interrupted", err=True)
+        click.echo(_("Error: interrupted"), err=True)
         sys.exit(130)
     except Exception as e:  # a bug: say so in one line, never a traceback
         if os.environ.get("WIEZEN_DEBUG"):
             raise
         from ..views.safe import safe
 
-        click.echo(safe(f"Error: unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)"), err=True)
+        click.echo(safe(_("Error: unexpected {kind}: {error} (set WIEZEN_DEBUG=1 for details)").format(
+            kind=type(e).__name__, error=e)), err=True)
         sys.exit(1)

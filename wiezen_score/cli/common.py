@@ -381,11 +381,19 @@ def _set_db(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 
 def add_db_option(cmd: click.Command) -> click.Command:
-    """Let ``--db PATH`` follow the command name too (``wiezen sessions --db club.db``), on every command."""
+    """Let ``--db PATH`` and ``--lang`` follow the command name too (``wiezen sessions --db club.db``), on every
+    command. (The language itself is chosen before click parses anything: cli/lang.py.)"""
     if not any(p.name == "db_after" for p in cmd.params):
+        from ..core.i18n import LANGUAGES
+        from .lang import LANG_HELP
+
         cmd.params.append(click.Option(
             ["--db", "db_after"], type=SafePath(dir_okay=False), expose_value=False, callback=_set_db,
             metavar="PATH", help="The ledger, as `wiezen --db PATH` (may come after the command name).",
+        ))
+        cmd.params.append(click.Option(
+            ["--lang", "lang_after"], type=click.Choice(LANGUAGES, case_sensitive=False), expose_value=False,
+            help=LANG_HELP, hidden=True,  # shown once, in `wiezen --help`
         ))
     if isinstance(cmd, click.Group):
         for sub in cmd.commands.values():

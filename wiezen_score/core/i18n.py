@@ -63,9 +63,17 @@ def _translations() -> GNUTranslations:
     if _catalog is None:
         import gettext
         import io
-        from importlib.resources import files
+        import os
 
-        data = files("wiezen_score").joinpath(f"locale/nl/LC_MESSAGES/{DOMAIN}.mo").read_bytes()
+        name = f"locale/nl/LC_MESSAGES/{DOMAIN}.mo"
+        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), *name.split("/"))
+        if os.path.isfile(path):  # installed as files: no importlib.resources (it costs more than the catalogue)
+            with open(path, "rb") as f:
+                data = f.read()
+        else:  # pragma: no cover - a zipped install
+            from importlib.resources import files
+
+            data = files("wiezen_score").joinpath(name).read_bytes()
         _catalog = gettext.GNUTranslations(io.BytesIO(data))
     return _catalog
 
