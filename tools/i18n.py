@@ -326,6 +326,7 @@ def _plain(node: ast.expr) -> bool:
 # --- checks -----------------------------------------------------------------------------------------------
 
 _PERCENT = re.compile(r"%(?:\(\w+\))?[sdrif]")
+_FIELD = re.compile(r"(?:[A-Za-z_]\w*|\d*)(?:\.\w+|\[[^\]]*\])*")
 
 
 def placeholders(text: str) -> set[str]:
@@ -333,7 +334,9 @@ def placeholders(text: str) -> set[str]:
     names: set[str] = set()
     try:
         for _lit, name, spec, conv in string.Formatter().parse(text):
-            if name is not None:
+            # a replacement field names an argument (name, 0, name.attr, name[key]); '{"path": ...}' or
+            # '{ok, ledger}' in a help text describes JSON and is never formatted
+            if name is not None and _FIELD.fullmatch(name):
                 names.add("{" + name + ("!" + conv if conv else "") + (":" + spec if spec else "") + "}")
     except ValueError:
         names.add("<unbalanced braces>")

@@ -133,7 +133,7 @@ def command_help(text: str | None) -> str | None:
 
 
 #: an upper-case word of a metavar (FILE, NAME, INTEGER ...): one letter (N, A) stays as it is
-METAVAR_WORD = re.compile(r"[A-Z][A-Z_]+")
+METAVAR_WORD = re.compile(r"[A-Z][A-Z_]+(?: [A-Z][A-Z_]+)*")
 
 
 def metavar_words(metavar: str) -> list[str]:
