@@ -91,6 +91,15 @@ def test_compile_is_deterministic_and_readable_by_gettext(entries):
     assert t.ngettext("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 2).startswith("te veel")
 
 
+def test_no_function_hides_the_translation_function():
+    """`x, _ = pair` in a function that also calls `_()` makes that call an UnboundLocalError."""
+    assert tool.shadowed_underscore() == []
+
+
+def test_no_message_is_built_before_it_is_translated():
+    assert tool.untracked_calls() == []
+
+
 # --- the checks themselves can fail -----------------------------------------------------------------------
 
 def _po(tmp_path, body):

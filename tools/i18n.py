@@ -315,6 +315,29 @@ def untracked_calls() -> list[str]:
     return out
 
 
+def shadowed_underscore() -> list[str]:
+    """Functions that call ``_()`` and also bind ``_`` (``x, _ = ...``): the call would find the local name."""
+    import symtable
+
+    out = []
+
+    def walk(table: symtable.SymbolTable, where: str) -> None:
+        if table.get_type() == "function":
+            try:
+                sym = table.lookup("_")
+            except KeyError:
+                sym = None
+            if sym is not None and sym.is_assigned() and sym.is_referenced():
+                out.append(f"{where}:{table.get_lineno()}: {table.get_name()}() binds _ and calls _()")
+        for child in table.get_children():
+            walk(child, where)
+
+    for f in sorted(PACKAGE.rglob("*.py")):
+        rel = str(f.relative_to(ROOT))
+        walk(symtable.symtable(f.read_text(encoding="utf-8"), rel, "exec"), rel)
+    return out
+
+
 def _plain(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)
@@ -446,9 +469,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"obsolete (not in the code any more): line {e.line}: {e.msgid!r}")
     for u in untracked_calls():
         print(f"not extractable: {u}")
+    shadows = shadowed_underscore()
+    for u in shadows:
+        print(f"shadowed: {u}")
     print(f"{len(report.missing)} missing, {len(report.placeholder_errors)} placeholder problems, "
           f"{len(report.obsolete)} obsolete, {len(report.read_problems)} unreadable")
-    return 1 if report.failed else 0
+    return 1 if report.failed or shadows else 0
 
 
 if __name__ == "__main__":

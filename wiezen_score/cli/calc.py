@@ -12,6 +12,7 @@ from .common import echo
 
 from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
+from ..core.i18n import _
 from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.numbers import fmt, signed
 from ..core.scoring import Score, score
@@ -50,8 +51,8 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
     s = score(d, rules, names, multiplier)
     why = impossible_reason(d) if isinstance(d, MiserieDeal) else None
     if why:  # the rule table still defines the points; a deal like this is refused when recorded
-        echo(f"Warning: {why}: no real deal ends like this, and `wiezen deal` refuses it", err=True)
-        s = Score(s.points, s.multiplier, s.made, (*s.explanation, f"impossible at a real table: {why}"))
+        echo(_("Warning: {reason}: no real deal ends like this, and `wiezen deal` refuses it").format(reason=why), err=True)
+        s = Score(s.points, s.multiplier, s.made, (*s.explanation, _("impossible at a real table: {reason}").format(reason=why)))
     return d.text, s
 
 
@@ -84,30 +85,30 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         wiezen calc --json --each deals.txt
     """
     if each is not None and deal:
-        raise click.UsageError("give a DEAL or --each FILE, not both")
+        raise click.UsageError(_("give a DEAL or --each FILE, not both"))
     if each is None and not deal:
-        raise click.UsageError("give a DEAL to score, e.g. `wiezen calc samen 9 A+B 11`, or --each FILE")
+        raise click.UsageError(_("give a DEAL to score, e.g. `wiezen calc samen 9 A+B 11`, or --each FILE"))
     session_players, session_rules = (None, None)
     if players is None or rules_spec is None:
         session_players, session_rules = _defaults(ctx)
     if rules_spec is not None:
         from .. import ledger
 
-        rules, _ = rules_from_spec(rules_spec, ledger.rules_lookup(ctx.obj.get("db")))
+        rules, _text = rules_from_spec(rules_spec, ledger.rules_lookup(ctx.obj.get("db")))
     elif session_rules is not None:
         from ..core.rules import parse_rules
 
-        rules = parse_rules(session_rules, "the open session's house rules")
+        rules = parse_rules(session_rules, _("the open session's house rules"))
     else:
-        rules, _ = rules_from_spec(DEFAULT_RULES)
+        rules, _text = rules_from_spec(DEFAULT_RULES)
     if players is not None:
         names = [p.strip() for p in players.split(",")]
         if any(not n for n in names):
-            raise WiezenError(f"--players '{players}': a name is empty")
+            raise WiezenError(_("--players '{players}': a name is empty").format(players=players))
         if len({n.casefold() for n in names}) != len(names):
-            raise WiezenError(f"--players '{players}': a player is named twice")
+            raise WiezenError(_("--players '{players}': a player is named twice").format(players=players))
         if len(names) != 4:
-            raise WiezenError(f"a deal is played by exactly four players; --players names {len(names)}")
+            raise WiezenError(_("a deal is played by exactly four players; --players names {count}").format(count=len(names)))
     elif session_players is not None and len(session_players) == 4:
         names = list(session_players)
     else:
@@ -122,7 +123,7 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
             echo_json(_doc(line, rules, s))
             return
         text, s = score_line(line, rules, names, multiplier, over_troel)
-        echo(table([[p, signed(v)] for p, v in s.points.items()], ["player", "points"], colalign=("left", "right")))
+        echo(table([[p, signed(v)] for p, v in s.points.items()], [_("player"), _("points")], colalign=("left", "right")))
         echo()
         echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
         for step in s.explanation:
@@ -144,7 +145,7 @@ def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, o
     for no, data in enumerate(src, 1):
         try:
             # a byte-order mark some editors write is dropped (utf-8-sig)
-            line = decode_utf8(data, "the line", one_line=True).strip().lstrip("\ufeff").strip()
+            line = decode_utf8(data, _("the line"), one_line=True).strip().lstrip("\ufeff").strip()
             if not line or line.startswith("#"):
                 continue
             text, s = score_line(line, rules, names, multiplier, over_troel)
@@ -153,7 +154,7 @@ def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, o
             if as_json:
                 out.write(safe_json(dumps({"line": no, "error": str(e)}, ensure_ascii=False)) + "\n")
             else:
-                echo_line(f"Error: line {no}: {e}", err=True)
+                echo_line(_("Error: line {number}: {message}").format(number=no, message=e), err=True)
             continue
         if as_json:
             out.write(safe_json(dumps(_doc(line, rules, s), ensure_ascii=False)) + "\n")

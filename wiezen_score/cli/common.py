@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 from ..core.rules import PRESETS, HouseRules, parse_rules
 from ..views.render import CSV_DIALECTS as CSV_DIALECT_SEPARATORS
 
@@ -41,7 +42,7 @@ class Number(click.ParamType):  # type: ignore[type-arg]
 
     name = "integer"
 
-    def __init__(self, what: str = "number", minimum: int = 0) -> None:
+    def __init__(self, what: str = N_("number"), minimum: int = 0) -> None:
         self.what = what
         self.minimum = minimum
 
@@ -54,23 +55,24 @@ class Number(click.ParamType):  # type: ignore[type-arg]
         if n is None or n < self.minimum:
             name = (param.opts[0] if isinstance(param, click.Option) else (param.human_readable_name if param else ""))
             raise WiezenError(
-                f"{name + ' ' if name else ''}'{shorten(str(value))}' is not {self.what}: give a whole number "
-                f"from {self.minimum} to {'9' * MAX_DIGITS}"
+                _("{name}'{value}' is not {what}: give a whole number from {low} to {high}").format(
+                    name=name + " " if name else "", value=shorten(str(value)), what=_(self.what), low=self.minimum,
+                    high="9" * MAX_DIGITS)
             )
         return n
 
 
-SESSION_ID = Number("a session number (see `wiezen sessions`)", 1)
-ENTRY_NO = Number("an entry number (see `wiezen sheet`)", 1)
-PRECEDENT_ID = Number("a precedent number (see `wiezen precedent list`)", 1)
-COUNT = Number("a count", 1)
+SESSION_ID = Number(N_("a session number (see `wiezen sessions`)"), 1)
+ENTRY_NO = Number(N_("an entry number (see `wiezen sheet`)"), 1)
+PRECEDENT_ID = Number(N_("a precedent number (see `wiezen precedent list`)"), 1)
+COUNT = Number(N_("a count"), 1)
 
 
 def new_ledger_note(path: str) -> None:
     """Said on stderr by a command that created a new ledger (and maybe its folder)."""
     from ..views.safe import safe
 
-    click.echo(f"new ledger: {safe(os.path.abspath(path))}", err=True)
+    click.echo(_("new ledger: {path}").format(path=safe(os.path.abspath(path))), err=True)
 
 
 class SafePath(click.Path):
@@ -80,28 +82,31 @@ class SafePath(click.Path):
         if isinstance(value, str) and "\x00" in value:
             from ..views.safe import safe
 
-            self.fail(f"'{safe(value)}' is not a file name: it holds a NUL byte", param, ctx)
+            self.fail(_("'{name}' is not a file name: it holds a NUL byte").format(name=safe(value)), param, ctx)
         return super().convert(value, param, ctx)
 
 
-def read_text_file(path: str, what: str = "file") -> str:
+def read_text_file(path: str, what: str = N_("file")) -> str:
+    """The text of the file at ``path``; ``what`` (an N_() msgid: "house-rules file") names it in errors."""
+    what = _(what)
     if "\x00" in path:  # open() would raise ValueError: no file name holds a NUL byte
         from ..views.safe import safe
 
-        raise WiezenError(f"{what} '{safe(path)}' is not a file name: it holds a NUL byte")
+        raise WiezenError(_("{what} '{path}' is not a file name: it holds a NUL byte").format(what=what, path=safe(path)))
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
-        raise WiezenError(f"{what} '{path}' does not exist") from None
+        raise WiezenError(_("{what} '{path}' does not exist").format(what=what, path=path)) from None
     except IsADirectoryError:
-        raise WiezenError(f"{what} '{path}' is a folder, not a file") from None
+        raise WiezenError(_("{what} '{path}' is a folder, not a file").format(what=what, path=path)) from None
     except OSError as e:
-        raise WiezenError(f"cannot read {what} '{path}': {e.strerror}") from None
+        raise WiezenError(_("cannot read {what} '{path}': {reason}").format(what=what, path=path, reason=e.strerror)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise WiezenError(f"{what} '{path}' is not UTF-8 text (bad byte at position {e.start})") from None
+        raise WiezenError(_("{what} '{path}' is not UTF-8 text (bad byte at position {position})").format(
+            what=what, path=path, position=e.start)) from None
 
 
 def looks_like_path(spec: str) -> bool:
@@ -117,19 +122,19 @@ def rules_from_spec(spec: str, ledger_lookup: Any = None) -> tuple[HouseRules, s
 
     if spec in PRESETS:
         text = preset_text(spec)
-        return parse_rules(text, f"preset '{spec}'"), text
+        return parse_rules(text, _("preset '{name}'").format(name=spec)), text
     if spec == "-" or looks_like_path(spec):
-        text = read_input(spec, "house-rules file")
+        text = read_input(spec, N_("house-rules file"))
         return parse_rules(text, "stdin" if spec == "-" else spec), text
     if ledger_lookup is not None:
         found = ledger_lookup(spec)
         if found is not None:
-            return parse_rules(found, f"house rules '{spec}'"), found
-    raise WiezenError(
-        f"no house rules '{spec}': built in are {', '.join(PRESETS)}"
-        + (", plus those added with `wiezen rules add`" if ledger_lookup else "")
-        + "; or give the path of a .toml file"
-    )
+            return parse_rules(found, _("house rules '{name}'").format(name=spec)), found
+    if ledger_lookup:
+        raise WiezenError(_("no house rules '{name}': built in are {presets}, plus those added with `wiezen rules add`; "
+                            "or give the path of a .toml file").format(name=spec, presets=", ".join(PRESETS)))
+    raise WiezenError(_("no house rules '{name}': built in are {presets}; or give the path of a .toml file").format(
+        name=spec, presets=", ".join(PRESETS)))
 
 
 # Deal lines are arguments: a negative number of tricks ("-1") must reach the deal parser (which explains
@@ -182,7 +187,8 @@ class SessionRef(click.ParamType):  # type: ignore[type-arg]
             return v  # a date (or a word parse_when explains)
         n = as_count(v)
         if n is None or n < 1:
-            raise WiezenError(f"--session {v[:24]}: there is no session with that number (1 to {'9' * MAX_DIGITS})")
+            raise WiezenError(_("--session {value}: there is no session with that number (1 to {high})").format(
+                value=v[:24], high="9" * MAX_DIGITS))
         return n
 
 
@@ -200,7 +206,7 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
     from ..core.dates import parse_when, weekday_name
 
     if ref is not None and date is not None:
-        raise WiezenError("give --session or --date, not both")
+        raise WiezenError(_("give --session or --date, not both"))
     if isinstance(ref, str):
         ref, date = None, ref
     if date is None:
@@ -212,7 +218,8 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
         return led.session(_no_session_on(led, when))
     if len(found) > 1:
         listed = "; ".join(f"{i['id']} ({i['name'] or ', '.join(i['players'])})" for i in reversed(found))
-        raise WiezenError(f"{len(found)} sessions on {when}: {listed}; give --session ID")
+        raise WiezenError(_("{count} sessions on {when}: {listed}; give --session ID").format(
+            count=len(found), when=when, listed=listed))
     return led.session(found[0]["id"])
 
 
@@ -220,12 +227,15 @@ def _no_session_on(led: Any, when: str) -> int:
     from ..core.dates import weekday_name
 
     recent = led.sessions()[:3]
-    hint = ", ".join(f"{weekday_name(i['date'])} {i['date']} (session {i['id']})" for i in recent)
-    raise WiezenError(f"no session on {when}" + (f"; the latest: {hint}" if hint else ": no sessions yet"))
+    hint = ", ".join(_("{weekday} {date} (session {id})").format(weekday=weekday_name(i["date"]), date=i["date"], id=i["id"])
+                     for i in recent)
+    if hint:
+        raise WiezenError(_("no session on {when}; the latest: {sessions}").format(when=when, sessions=hint))
+    raise WiezenError(_("no session on {when}: no sessions yet").format(when=when))
 # --------------------------------------------------------------------------------------------- input files
 
 
-def read_input(path: str, what: str = "file") -> str:
+def read_input(path: str, what: str = N_("file")) -> str:
     """A text file's contents, or standard input for ``-`` (the convention wherever a file is read)."""
     if path == "-":
         import sys
@@ -234,7 +244,8 @@ def read_input(path: str, what: str = "file") -> str:
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            raise WiezenError(f"{what} on stdin is not UTF-8 text (bad byte at position {e.start})") from None
+            raise WiezenError(_("{what} on stdin is not UTF-8 text (bad byte at position {position})").format(
+                what=_(what), position=e.start)) from None
     return read_text_file(path, what)
 
 
@@ -267,7 +278,9 @@ class Output:
         person, ``markdown()``, ``html()``."""
         from ..views.formats import Listing, write
 
-        listing = Listing(headers, rows, items, text, markdown, html, csv_headers, csv_rows, table_kw)
+        # headers are English msgids (N_()): a person's table shows them translated, CSV keeps them as they are
+        listing = Listing([_(h) for h in headers], rows, items, text, markdown, html,
+                          headers if csv_headers is None else csv_headers, csv_rows, table_kw)
         echo(write(self.format, listing, self.csv_dialect), nl=False)
 
 
@@ -293,11 +306,12 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
                     **kw: Any) -> Any:
             given = [(f, label) for f, label, on in (("json", "--json", as_json), ("csv", "--csv", as_csv),
                                                       (out_format, f"--format {out_format}", out_format)) if on]
-            if len({f for f, _ in given}) > 1:
-                raise click.UsageError(f"{' and '.join(label for _, label in given)} ask for two outputs: give one")
+            if len({f for f, _label in given}) > 1:
+                raise click.UsageError(_("{options} ask for two outputs: give one").format(
+                    options=_(" and ").join(label for _f, label in given)))
             fmt: str = (given[0][0] or default) if given else default
             if csv_dialect is not None and fmt != "csv":
-                raise click.UsageError(f"--csv-dialect is for CSV output (--csv or --format csv), not {fmt}")
+                raise click.UsageError(_("--csv-dialect is for CSV output (--csv or --format csv), not {format}").format(format=fmt))
             return f(*args, output=Output(fmt, csv_dialect or "excel"), **kw)
 
         opts = [
@@ -342,7 +356,7 @@ def progress(length: int, label: str, size: int | None = None, file: Any = None)
     isatty = getattr(out, "isatty", None)
     if (length if size is None else size) < PROGRESS_THRESHOLD or not (isatty and isatty()):
         return _NoBar()
-    return click.progressbar(length=length, label=label, file=out, show_pos=True, show_eta=True)
+    return click.progressbar(length=length, label=_(label), file=out, show_pos=True, show_eta=True)
 
 
 class LazyProgress:
@@ -413,10 +427,10 @@ def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
     s = led.require_open()
     echo(recorded_line(no, sc, s.players))
     totals = led.totals(s.id)
-    echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
-    echo("next: " + status_line(s.players, sc.after))
+    echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
+    echo(_("next: {status}").format(status=status_line(s.players, sc.after)))
     p = evening_progress(led, s, sc.kind == "deal")
     if p is not None:
         echo(p.line)
         if p.warning:
-            echo(f"warning: {p.warning}", err=True)
+            echo(_("warning: {message}").format(message=p.warning), err=True)

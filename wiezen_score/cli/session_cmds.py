@@ -9,6 +9,7 @@ import click
 from .common import echo, ENTRY_NO
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _, ngettext
 from ..core.numbers import signed
 from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
@@ -88,9 +89,13 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None,
                       tag=tag, round=round_, table=table_)
     names, sid, first = list(s.players), s.id, s.first_dealer
-    where = "".join(f", {k} {v}" for k, v in (("tag", tag), ("round", round_), ("table", table_)) if v is not None)
-    echo(f"session {sid} started: {', '.join(names)} under {rules.name}; {names[first]} deals first{where}"
-               + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
+    where = "".join(f", {_(k)} {v}" for k, v in ((N_("tag"), tag), (N_("round"), round_), (N_("table"), table_))
+                    if v is not None)
+    line = _("session {id} started: {players} under {rules}; {dealer} deals first{where}").format(
+        id=sid, players=", ".join(names), rules=rules.name, dealer=names[first], where=where)
+    if plan:
+        line += _("; the evening: {plan}").format(plan=plan.describe(len(names)))
+    echo(line)
 
 
 @session.command()
@@ -125,16 +130,18 @@ def end(ctx: click.Context, as_json: bool) -> None:
         echo_json({"session": s.id, "totals": {p: plain(v) for p, v in totals.items()}, "rounds_owed": owed,
                    "seal": seal})
         if progress is not None and not progress.over:
-            click.echo("warning: the session ends before its planned length", err=True)
+            click.echo(_("warning: the session ends before its planned length"), err=True)
         return
-    echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+    echo(_("session {id} ended. totals: {totals}").format(
+        id=s.id, totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
     if rounds_owed_line(owed):
         echo(rounds_owed_line(owed))
     if progress is not None:
         echo(progress.line)
         if not progress.over:
-            echo("warning: the session ends before its planned length", err=True)
-    echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
+            echo(_("warning: the session ends before its planned length"), err=True)
+    echo(_("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
+        seal=seal, id=s.id))
 
 
 def _record(ctx: click.Context, e: EntryInput) -> None:
@@ -169,16 +176,17 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     """
     from ..core.sessionfile import parse_entry
 
-    command = {"penalty": "penalty PLAYER", "undo": "undo"}.get(deal[0].lower())
+    command = {"penalty": _("penalty PLAYER"), "undo": "undo", "ongedaan": "undo"}.get(deal[0].lower())
     if command:
-        raise WiezenError(f"'{deal[0]}' is not a deal: use `wiezen {command}`")
+        raise WiezenError(_("'{word}' is not a deal: use `wiezen {command}`").format(word=deal[0], command=command))
     text = deal_text(deal)
     e = parse_entry(text.split())  # what the table says for a rondje pas or a redeal: point to its command
     if isinstance(e, EntryInput) and e.kind == "pass":
-        raise WiezenError(f"'{text}' is not a deal: a rondje pas is recorded with `wiezen pass`")
+        raise WiezenError(_("'{text}' is not a deal: a rondje pas is recorded with `wiezen pass`").format(text=text))
     if isinstance(e, EntryInput) and e.kind == "redeal":
         how = f" --reason '{e.reason}'" if e.reason else ""
-        raise WiezenError(f"'{text}' is not a deal: a redeal is recorded with `wiezen redeal{how}`")
+        raise WiezenError(_("'{text}' is not a deal: a redeal is recorded with `wiezen redeal{how}`").format(
+            text=text, how=how))
     _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 
@@ -242,10 +250,10 @@ def _resealed(led: Any, s: Any) -> None:
     """After a correction of an ended session: its new seal (the earlier ones still vouch for what they sealed)."""
     found = led.seals(s.id)
     if s.ended_at is not None and found:
-        many = len(found) > 2
-        echo(f"seal: {found[-1].code}  (new, after this correction; the earlier seal{'s' * many} "
-                   f"{', '.join(x.code for x in found[:-1])} still vouch{'' if many else 'es'} for what "
-                   f"{'they' if many else 'it'} sealed)")
+        earlier = found[:-1]
+        echo(ngettext("seal: {seal}  (new, after this correction; the earlier seal {earlier} still vouches for what it sealed)",
+                      "seal: {seal}  (new, after this correction; the earlier seals {earlier} still vouch for what they sealed)",
+                      2 if len(found) > 2 else 1).format(seal=found[-1].code, earlier=", ".join(x.code for x in earlier)))
 
 
 @click.command()
@@ -269,11 +277,11 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
     with ledger.open_ledger(_db(ctx)) as led:
         row = led.undo(reason, session_id)
         s = led.require_open() if session_id is None else led.session(session_id)
-        state, _ = led.state(s)
-        echo(f"voided #{row.no} {row.text}")
-        echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+        state, _steps = led.state(s)
+        echo(_("voided #{number} {text}").format(number=row.no, text=row.text))
+        echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items())))
         if s.ended_at is None:
-            echo("next: " + status_line(s.players, state))
+            echo(_("next: {status}").format(status=status_line(s.players, state)))
         _resealed(led, s)
 
 
@@ -305,12 +313,12 @@ def amend(ctx: click.Context, no: int, entry: tuple[str, ...], reason: str, sess
 
     e = parse_entry(deal_text(entry).split())
     if isinstance(e, Undo):
-        raise WiezenError("amend takes a deal line, pas, redeal or penalty")
+        raise WiezenError(_("amend takes a deal line, pas, redeal or penalty"))
     with ledger.open_ledger(_db(ctx)) as led:
         sc, rescored = led.amend(no, e, reason, session_id)
         s = led.require_open() if session_id is None else led.session(session_id)
-        echo(recorded_line(no, sc, s.players) + " (amended)")
+        echo(_("{line} (amended)").format(line=recorded_line(no, sc, s.players)))
         if rescored:
-            echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
-        echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items()))
+            echo(_("re-scored: {entries}").format(entries=", ".join(f"#{n}" for n in rescored)))
+        echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items())))
         _resealed(led, s)

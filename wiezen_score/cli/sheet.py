@@ -10,6 +10,7 @@ import click
 from .common import echo, ENTRY_NO, COUNT, SafePath
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 from ..core.numbers import plain
 from ..views.explain import render_explain
 from ..views.sheet import render_sheet, sheet_html, sheet_rows
@@ -115,7 +116,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     from ..core.dates import weekday_name
 
     if output.format == "table" and not items:
-        echo("no sessions" + (" in that period" if since is not None or until is not None else " yet"))
+        echo(_("no sessions in that period") if since is not None or until is not None else _("no sessions yet"))
         return
     if output.format == "csv":
         rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
@@ -123,8 +124,8 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
         headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
     else:
         rows = [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"],
-                 i["leader"], i["rules"] + (" (open)" if i["open"] else "")] for i in items]  # fmt: skip
-        headers = ["id", "date", "name", "players", "deals", "leader", "rules"]
+                 i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
+        headers = [N_("id"), N_("date"), N_("name"), N_("players"), N_("deals"), N_("leader"), N_("rules")]
     output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
                                  "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
 
@@ -173,18 +174,18 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
     from .common import new_ledger_note, progress, rules_from_spec
 
     if keep_open and len(files) > 1:
-        raise WiezenError(f"--keep-open leaves one session open: give one file, not {len(files)}")
+        raise WiezenError(_("--keep-open leaves one session open: give one file, not {count}").format(count=len(files)))
     if files.count("-") > 1:
-        raise WiezenError("standard input ('-') can be read once: give '-' once")
+        raise WiezenError(_("standard input ('-') can be read once: give '-' once"))
     texts = []
     for file in files:
-        text = read_input(file, "session file")
+        text = read_input(file, N_("session file"))
         name = "" if file == "-" else os.path.splitext(os.path.basename(file))[0]
         texts.append((file, text, name))
     many = len(files) > 1
-    total = sum(t.count("\n") + 1 for _, t, _ in texts)
+    total = sum(t.count("\n") + 1 for _f, t, _n in texts)
     results: list[tuple[str, int, bool]] = []
-    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led, progress(total, "recording") as bar:
+    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led, progress(total, N_("recording")) as bar:
         with led.write():  # every file, or none
             for file, text, name in texts:
                 try:
@@ -198,12 +199,13 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
                     )
                 except WiezenError as e:
                     if many:
-                        raise WiezenError(f"{'stdin' if file == '-' else file}: {e}; nothing was recorded") from None
+                        raise WiezenError(_("{file}: {message}; nothing was recorded").format(
+                            file="stdin" if file == "-" else file, message=e)) from None
                     raise
                 results.append((file, sid, recorded))
-        counts = [0 if as_json or full else led.row_count(led.session(sid)) for _, sid, _ in results]
+        counts = [0 if as_json or full else led.row_count(led.session(sid)) for _f, sid, _r in results]
         docs = [sheet_doc(led, led.session(sid), REPLAY_TAIL if n > REPLAY_ROWS else None)
-                for (_, sid, _), n in zip(results, counts)]
+                for (_f, sid, _r), n in zip(results, counts)]
     if as_json:
         echo_json(docs if many else docs[0])
         return
@@ -212,11 +214,11 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
             echo()
         if not recorded:
             where = f"{file}: " if many else ""
-            echo(f"{where}already recorded as session {sid}: not recorded again", err=True)
+            echo(_("{where}already recorded as session {id}: not recorded again").format(where=where, id=sid), err=True)
         if n > REPLAY_ROWS:
             echo(render_sheet(doc, last=REPLAY_TAIL, width=text_width()).replace(
-                "\n", f"\n({n - REPLAY_TAIL} earlier rows not shown: `wiezen sheet --session {sid}` or `replay --full` "
-                "shows the whole sheet)\n", 1))
+                "\n", "\n" + _("({count} earlier rows not shown: `wiezen sheet --session {id}` or `replay --full` "
+                                "shows the whole sheet)").format(count=n - REPLAY_TAIL, id=sid) + "\n", 1))
         else:
             echo(render_sheet(doc, width=text_width()))
 
@@ -257,7 +259,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
         return
     echo(p)
     if backups:
-        echo("backups made before schema upgrades:", err=True)
+        echo(_("backups made before schema upgrades:"), err=True)
         for b in backups:
             echo(f"  {b}", err=True)
 
@@ -281,7 +283,7 @@ def backup(ctx: click.Context, file: str, force: bool) -> None:
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         led.backup(file, force)
-    echo(f"backup written to {file}")
+    echo(_("backup written to {file}").format(file=file))
 
 
 @db.command("datasette-metadata")
