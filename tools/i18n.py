@@ -33,7 +33,7 @@ PACKAGE = ROOT / "wiezen_score"
 PO = PACKAGE / "locale" / "nl" / "LC_MESSAGES" / "wiezen.po"
 MO = PO.with_suffix(".mo")
 
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "NP_": ((1, "c"), 2)}
 
 
 # --- the .po file -----------------------------------------------------------------------------------------
@@ -219,12 +219,22 @@ class Message:
     msgid: str
     msgid_plural: str | None = None
     places: list[str] = field(default_factory=list)
+    context: str | None = None
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return self.context, self.msgid
 
 
-def _add(found: dict[str, Message], msgid: str, place: str, plural: str | None = None) -> None:
+def key_of(msgid: str, context: str | None = None) -> str:
+    """The key of ``found``: the msgid, or ``context\x04msgid`` (as in a .mo file)."""
+    return msgid if context is None else f"{context}\x04{msgid}"
+
+
+def _add(found: dict[str, Message], msgid: str, place: str, plural: str | None = None, context: str | None = None) -> None:
     if not msgid:
         return
-    m = found.setdefault(msgid, Message(msgid, plural))
+    m = found.setdefault(key_of(msgid, context), Message(msgid, plural, context=context))
     if plural and not m.msgid_plural:
         m.msgid_plural = plural
     if place not in m.places:
@@ -236,11 +246,11 @@ def _babel(found: dict[str, Message], files: list[Path], base: Path, label: str)
 
     for f in files:
         rel = f"{label}/{f.relative_to(base).as_posix()}"
-        for lineno, message, _comments, _context in extract_from_file("python", str(f), keywords=KEYWORDS):
+        for lineno, message, _comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
             if isinstance(message, tuple):
-                _add(found, message[0], f"{rel}:{lineno}", message[1])
+                _add(found, message[0], f"{rel}:{lineno}", message[1], context)
             else:
-                _add(found, message, f"{rel}:{lineno}")
+                _add(found, message, f"{rel}:{lineno}", context=context)
 
 
 def _help_tree(found: dict[str, Message]) -> None:
@@ -382,9 +392,9 @@ class Report:
 def check(po: Path = PO, found: dict[str, Message] | None = None) -> Report:
     entries, problems = read_po(po)
     found = extract() if found is None else found
-    by_id = {e.msgid: e for e in entries if e.context is None}
-    missing = [m for m in found.values() if m.msgid not in by_id or not by_id[m.msgid].translated]
-    obsolete = [e for e in entries if e.msgid and e.msgid not in found]
+    by_key = {e.key: e for e in entries}
+    missing = [m for m in found.values() if m.key not in by_key or not by_key[m.key].translated]
+    obsolete = [e for e in entries if e.msgid and key_of(e.msgid, e.context) not in found]
     bad = []
     for e in entries:
         if not e.msgid or not e.translated:
@@ -394,7 +404,7 @@ def check(po: Path = PO, found: dict[str, Message] | None = None) -> Report:
             got = placeholders(s)
             if e.msgid_plural is None and got != want or e.msgid_plural is not None and not got <= want:
                 bad.append(f"{po.name}:{e.line}: msgstr[{i}] has {sorted(got)}, msgid has {sorted(want)}: {e.msgid!r}")
-        m = found.get(e.msgid)
+        m = found.get(key_of(e.msgid, e.context))
         if m is not None and (m.msgid_plural or None) != (e.msgid_plural or None):
             bad.append(f"{po.name}:{e.line}: plural {e.msgid_plural!r} differs from the code's {m.msgid_plural!r}")
     return Report(missing, obsolete, bad, problems)
@@ -402,6 +412,8 @@ def check(po: Path = PO, found: dict[str, Message] | None = None) -> Report:
 
 def stub(m: Message) -> str:
     lines = [f"#: {place}" for place in m.places[:3]]
+    if m.context is not None:
+        lines.append(f"msgctxt {quote(m.context)}")
     lines.append(f"msgid {quote(m.msgid)}")
     if m.msgid_plural:
         lines += [f"msgid_plural {quote(m.msgid_plural)}", 'msgstr[0] ""', 'msgstr[1] ""']

@@ -258,6 +258,17 @@ CSV_DIALECT_HELP = (
 )
 
 
+def column(header: str) -> str:
+    """A table's column header in the current language: its "column" sense (NP_("column", ...)) when the
+    catalogue has one, else the plain msgid's."""
+    from ..core.i18n import dutch, pgettext
+
+    if not dutch():
+        return header
+    shown = pgettext("column", header)
+    return shown if shown != header else _(header)
+
+
 class Output:
     """How a listing command prints what it lists: the chosen format and CSV dialect."""
 
@@ -279,7 +290,7 @@ class Output:
         from ..views.formats import Listing, write
 
         # headers are English msgids (N_()): a person's table shows them translated, CSV keeps them as they are
-        listing = Listing([_(h) for h in headers], rows, items, text, markdown, html,
+        listing = Listing([column(h) for h in headers], rows, items, text, markdown, html,
                           headers if csv_headers is None else csv_headers, csv_rows, table_kw)
         echo(write(self.format, listing, self.csv_dialect), nl=False)
 
@@ -307,8 +318,9 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
             given = [(f, label) for f, label, on in (("json", "--json", as_json), ("csv", "--csv", as_csv),
                                                       (out_format, f"--format {out_format}", out_format)) if on]
             if len({f for f, _label in given}) > 1:
-                raise click.UsageError(_("{options} ask for two outputs: give one").format(
-                    options=_(" and ").join(label for _f, label in given)))
+                labels = [label for _f, label in given]
+                both = functools.reduce(lambda a, b: _("{first} and {second}").format(first=a, second=b), labels)
+                raise click.UsageError(_("{options} ask for two outputs: give one").format(options=both))
             fmt: str = (given[0][0] or default) if given else default
             if csv_dialect is not None and fmt != "csv":
                 raise click.UsageError(_("--csv-dialect is for CSV output (--csv or --format csv), not {format}").format(format=fmt))

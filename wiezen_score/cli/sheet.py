@@ -10,7 +10,7 @@ import click
 from .common import echo, ENTRY_NO, COUNT, SafePath
 
 from ..core.errors import WiezenError
-from ..core.i18n import N_, _
+from ..core.i18n import N_, NP_, _
 from ..core.numbers import plain
 from ..views.explain import render_explain
 from ..views.sheet import render_sheet, sheet_html, sheet_rows
@@ -125,7 +125,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     else:
         rows = [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"],
                  i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
-        headers = [N_("id"), N_("date"), N_("name"), N_("players"), N_("deals"), N_("leader"), N_("rules")]
+        headers = [N_("id"), N_("date"), N_("name"), N_("players"), NP_("column", "deals"), N_("leader"), N_("rules")]
     output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
                                  "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
 

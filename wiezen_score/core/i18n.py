@@ -96,6 +96,19 @@ def N_(message: str) -> str:
     return message
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as meant in ``context``: one English word with two Dutch ones ("deals": a column of counts,
+    spelen; "jan deals": deelt)."""
+    if _language == "en" or not message:
+        return message
+    return _translations().pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for extraction only; it is translated with :func:`pgettext` where shown."""
+    return message
+
+
 class english:
     """``with english():`` speaks English inside the block, whatever the language chosen.
 
