@@ -290,10 +290,10 @@ def _help_tree(found: dict[str, Message]) -> None:
 def click_files() -> list[Path]:
     import click
 
-    from wiezen_score.cli.lang import CLICK_MODULES
+    from wiezen_score.cli.lang import CLICK_MESSAGE_MODULES
 
     base = Path(click.__file__).parent
-    return [base / f"{m}.py" for m in CLICK_MODULES if (base / f"{m}.py").exists()]
+    return [base / f"{m}.py" for m in CLICK_MESSAGE_MODULES if (base / f"{m}.py").exists()]
 
 
 def extract() -> dict[str, Message]:

@@ -7,6 +7,7 @@ import click
 from .common import echo
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _, ngettext
 from .common import _db
 
 
@@ -48,7 +49,7 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
 
     path = ledger.resolve_path(_db(ctx))
     if not os.path.exists(path):
-        raise WiezenError(f"no ledger at '{path}' yet: nothing to check")
+        raise WiezenError(_("no ledger at '{path}' yet: nothing to check").format(path=path))
     from ..ledger.chain import check_seal
 
     sealed = None
@@ -65,7 +66,7 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
             size = 0  # a damaged file: check_ledger says what is wrong with it
         from ..core.i18n import english
 
-        with LazyProgress("checking", size=size) as bar:
+        with LazyProgress(N_("checking"), size=size) as bar:
             if as_json:  # JSON is English in every language
                 with english():
                     result = check_ledger(led.conn, progress=bar)
@@ -96,17 +97,17 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
         for p in problems:
             echo(p.line())
         if sealed is not None and sealed.ok:
-            echo(f"seal: {sealed.message}")
+            echo(_("seal: {message}").format(message=sealed.message))
             if sealed.later:
-                echo("recorded after that seal (corrections): " + "; ".join(sealed.later))
+                echo(_("recorded after that seal (corrections): {corrections}").format(corrections="; ".join(sealed.later)))
         if ok:
-            echo(
-                f"ok: {result.sessions} session{'s' * (result.sessions != 1)}, {result.entries} "
-                f"entr{'ies' if result.entries != 1 else 'y'} ({result.voided} voided); "
-                f"{result.rescored} re-scored, every sum 0, the history whole"
-            )
+            echo(_("ok: {sessions}, {entries} ({voided} voided); {rescored} re-scored, every sum 0, the history whole").format(
+                sessions=ngettext("{n} session", "{n} sessions", result.sessions).format(n=result.sessions),
+                entries=ngettext("{n} entry", "{n} entries", result.entries).format(n=result.entries),
+                voided=result.voided, rescored=result.rescored))
         else:
             n = len(problems)
-            echo(f"{n} problem{'s' * (n != 1)} in the ledger '{path}'", err=True)
+            echo(ngettext("{n} problem in the ledger '{path}'", "{n} problems in the ledger '{path}'", n).format(
+                n=n, path=path), err=True)
     if not ok:
         ctx.exit(1)

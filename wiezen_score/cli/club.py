@@ -11,12 +11,16 @@ import click
 from .common import echo, SESSION_ID, SafePath
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _, ngettext
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
 from ..views.render import _md
 from ..views.standings import HEADERS, _avg, _pct, _period, ranks, standings_rows
 from .common import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
+#: the columns of the standings table and page (after "#"), as msgids: translated where shown
+STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), N_("deals"), N_("taken"), N_("made"), N_("success"),
+                     N_("best"), N_("worst"), N_("average"), N_("trend"))
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
@@ -26,7 +30,7 @@ def _range(since: str | None, until: str | None) -> tuple[str | None, str | None
     lo = parse_when(since, today).isoformat() if since else None
     hi = parse_when(until, today).isoformat() if until else None
     if lo and hi and lo > hi:
-        raise WiezenError(f"--since {lo} is after --until {hi}: nothing can lie in between")
+        raise WiezenError(_("--since {since} is after --until {until}: nothing can lie in between").format(since=lo, until=hi))
     return lo, hi
 
 
@@ -67,11 +71,11 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         wiezen standings --competition gesves.toml --night 2026-11-27 --format html > night.html
     """
     if competition is None and (night or honours):
-        raise WiezenError(f"{'--night' if night else '--honours'} goes with --competition FILE")
+        raise WiezenError(_("{option} goes with --competition FILE").format(option="--night" if night else "--honours"))
     if competition is not None:
         if since or until:
-            raise WiezenError("--since and --until do not go with --competition: the competition file says which "
-                              "sessions count (since, until, tag); --night DATE ranks one night")
+            raise WiezenError(_("--since and --until do not go with --competition: the competition file says which "
+                                "sessions count (since, until, tag); --night DATE ranks one night"))
         from .competition import competition_standings
 
         competition_standings(ctx, competition, output.format, title, night, honours, output.csv_dialect)
@@ -103,11 +107,11 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         from ..views.render import html_page
 
         rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
-        headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst", "average"]
-        sub = f"{period[:1].upper()}{period[1:]}; as of {datetime.date.today().isoformat()}." if title else ""
-        echo(html_page(title or f"Standings, {period}", headers, rows, series, subtitle=sub), nl=False)
+        headers = ["#", *(_(h) for h in STANDINGS_COLUMNS[:10])]
+        sub = _("{period}; as of {date}.").format(period=f"{period[:1].upper()}{period[1:]}", date=datetime.date.today().isoformat()) if title else ""
+        echo(html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub), nl=False)
     elif not items:
-        echo("no sessions" + (" in that period" if lo or hi else " yet"))
+        echo(_("no sessions in that period") if lo or hi else _("no sessions yet"))
     else:
         from ..views.render import sparkline
         from ..core.numbers import signed_decimal as num
@@ -119,14 +123,13 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
              num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
             for rank, d in zip(ranks(items), items)
         ]  # fmt: skip
-        headers = ["#", "player", "points", "evenings", "deals", "taken", "made", "success", "best", "worst",
-                   "average", "trend"]  # fmt: skip
+        headers = ["#", *(_(h) for h in STANDINGS_COLUMNS)]
         align = ("right", "left") + ("right",) * 9 + ("left",)
         if out_format == "markdown":
-            echo(f"## Standings, {period}\n")
+            echo("## " + _("Standings, {period}").format(period=period) + "\n")
             echo(table(rows, headers, tablefmt="pipe", colalign=align))
         else:
-            echo(f"standings, {period}")
+            echo(_("standings, {period}").format(period=period))
             echo(table(rows, headers, colalign=align))
 
 
@@ -164,7 +167,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
     generator = f"wiezen {__version__}"
     path = ledger.existing_db_path(_db(ctx))
     if path is None and session_id is not None:
-        raise WiezenError(f"no session {session_id}: there is no ledger yet")
+        raise WiezenError(_("no session {id}: there is no ledger yet").format(id=session_id))
 
     def write(out: Any) -> int:
         if path is None:
@@ -176,7 +179,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
             return 0
         from .common import LazyProgress
 
-        with ledger.open_ledger(path, readonly=True) as led, LazyProgress("exporting") as bar:
+        with ledger.open_ledger(path, readonly=True) as led, LazyProgress(N_("exporting")) as bar:
             return exchange.write_export(led.conn, out, lo, hi, session_id, generator=generator, progress=bar)
 
     if output == "-":
@@ -194,8 +197,8 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
             with open(tmp, "w", encoding="utf-8") as f:
                 n = write(f)
         except OSError as e:
-            raise WiezenError(f"cannot write '{output}': {e.strerror}") from None
-    echo(f"exported {n} session{'' if n == 1 else 's'} to {output}", err=True)
+            raise WiezenError(_("cannot write '{file}': {reason}").format(file=output, reason=e.strerror)) from None
+    echo(ngettext("exported {n} session to {file}", "exported {n} sessions to {file}", n).format(n=n, file=output), err=True)
 
 
 @click.command("import")
@@ -226,7 +229,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     target = ledger.resolve_path(_db(ctx))
     new_ledger = not ledger.check_ledger_path(target)
     announce = (lambda path: None) if dry_run else new_ledger_note
-    bar = LazyProgress("importing")
+    bar = LazyProgress(N_("importing"))
     try:
         if file == "-":
             from ..core.text import decode_utf8, parse_json
@@ -238,7 +241,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
                 report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
             kind = "file"
         elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
-            raise WiezenError(f"'{file}' is this ledger itself: nothing to import")
+            raise WiezenError(_("'{file}' is this ledger itself: nothing to import").format(file=file))
         else:
             with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target, create=announce) as led:
                 report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
@@ -255,22 +258,30 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
 
         echo_json({**report.as_dict(), "dry_run": dry_run, "source": kind})
         return
-    what = "the ledger" if kind == "ledger" else ""
-    src = f"{what} {file}".strip()
+    src = _("the ledger {file}").format(file=file) if kind == "ledger" else file
     if report.precedents_skipped:
-        echo("warning: the file has precedents, but this ledger has no precedents log: they were left out", err=True)
+        echo(_("warning: the file has precedents, but this ledger has no precedents log: they were left out"), err=True)
     if not report.added_anything:
         n = report.unchanged
-        echo(f"nothing new in {src}: " + (f"all {n} of its sessions are here already" if n else "it holds no sessions"))
+        if n:
+            echo(ngettext("nothing new in {source}: all {n} of its sessions are here already",
+                          "nothing new in {source}: all {n} of its sessions are here already", n).format(source=src, n=n))
+        else:
+            echo(_("nothing new in {source}: it holds no sessions").format(source=src))
         return
     parts = []
-    for n, word in ((report.sessions, "session"), (report.entries, "entry"), (report.voids, "undo/amend"),
-                    (report.ended, "session end"), (report.precedents, "precedent")):  # fmt: skip
+    r = report
+    for n, words in ((r.sessions, ngettext("{n} session", "{n} sessions", r.sessions)),
+                     (r.entries, ngettext("{n} entry", "{n} entries", r.entries)),
+                     (r.voids, ngettext("{n} undo/amend", "{n} undo/amends", r.voids)),
+                     (r.ended, ngettext("{n} session end", "{n} session ends", r.ended)),
+                     (r.precedents, ngettext("{n} precedent", "{n} precedents", r.precedents))):  # fmt: skip
         if n:
-            plural = "entries" if word == "entry" else word + "s"
-            parts.append(f"{n} {word if n == 1 else plural}")
-    verb = "would import" if dry_run else "imported"
-    echo(f"{verb} from {src}: " + ", ".join(parts) + (" (dry run: nothing written)" if dry_run else ""))
+            parts.append(words.format(n=n))
+    if dry_run:
+        echo(_("would import from {source}: {parts} (dry run: nothing written)").format(source=src, parts=", ".join(parts)))
+    else:
+        echo(_("imported from {source}: {parts}").format(source=src, parts=", ".join(parts)))
 
 
 # ---------------------------------------------------------------------------------------------------- settle

@@ -83,7 +83,12 @@ class SafePath(click.Path):
             from ..views.safe import safe
 
             self.fail(_("'{name}' is not a file name: it holds a NUL byte").format(name=safe(value)), param, ctx)
-        return super().convert(value, param, ctx)
+        english = self.name  # click's "file", "directory": in its errors, in the language spoken
+        self.name = _(english)
+        try:
+            return super().convert(value, param, ctx)
+        finally:
+            self.name = english
 
 
 def read_text_file(path: str, what: str = N_("file")) -> str:

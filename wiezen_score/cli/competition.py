@@ -10,6 +10,7 @@ import click
 
 from ..core.competition import Competition
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 from ..core.numbers import decimal
 from ..views.competition import _honours_lines
 from .common import _db
@@ -22,8 +23,8 @@ def load_competition(path: str) -> Competition:
     if path == "-":
         import sys
 
-        return parse_competition(sys.stdin.read(), "competition file (stdin)")
-    return parse_competition(read_text_file(path, "competition file"), f"competition file '{path}'")
+        return parse_competition(sys.stdin.read(), _("competition file (stdin)"))
+    return parse_competition(read_text_file(path, N_("competition file")), _("competition file '{path}'").format(path=path))
 
 
 def competition_standings(ctx: click.Context, path: str, out_format: str, title: str | None, night: str | None,
@@ -57,10 +58,10 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
             hon = honours(comp, ranking, {}, [], [])
     words = in_words(c)
     if day:
-        words = [f"One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
-                 "rounds add up (best N and the minimums are for the season)."] + words[1:2] + words[4:]
+        words = [_("One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
+                   "rounds add up (best N and the minimums are for the season).").format(day=day)] + words[1:2] + words[4:]
     heading = title or (f"{c.name}, {day}" if day else c.name)
-    unit = "rounds" if day else "evenings"
+    unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
     if out_format == "json":
         from .common import echo_json
@@ -93,14 +94,15 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
             for s in d["scores"]:
                 total += s["score"]
                 series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
-        hdr = ["#", "player", "score", unit, "counted", "tables", "wins", "points", "opponents", *(f"tiebreak {t}" for t in tb), "unranked"]
-        sections = [("How this competition ranks", words)]
+        hdr = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("wins"), _("points"), _("opponents"),
+               *(_("tiebreak {name}").format(name=t) for t in tb), _("unranked")]
+        sections = [(_("How this competition ranks"), words)]
         if hon is not None:
-            sections.append(("Honours", hon_lines))
+            sections.append((_("Honours"), hon_lines))
         click.echo(html_page(heading, hdr, [row(d) for d in ranking], series,
                              subtitle=(c.description + " " if c.description else "")
-                             + f"As of {datetime.date.today().isoformat()}.",
-                             chart_heading="Score over the " + ("night" if day else "season"),
+                             + _("As of {date}.").format(date=datetime.date.today().isoformat()),
+                             chart_heading=_("Score over the night") if day else _("Score over the season"),
                              sections=sections), nl=False)  # fmt: skip
         return
     from ..views.render import sparkline
@@ -111,23 +113,24 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
         from ..views.render import _md
     ranked = [d for d in ranking if d["rank"] is not None]
     apart = [d for d in ranking if d["rank"] is None]
-    cols = ["#", "player", "score", unit, "counted", "tables", "points", *(f"tie {t}" for t in tb), "trend"]
+    cols = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("points"),
+            *(_("tie {name}").format(name=t) for t in tb), _("trend")]
     body = [[d["rank"], _md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["counted"],
              d["tables"], decimal(d["points"]), *(decimal(d["tiebreak"][t]) for t in tb),
              sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
     out = [f"## {heading}\n" if md else heading]
     if not ranking:
-        out.append("no sessions count for this competition yet")
+        out.append(_("no sessions count for this competition yet"))
     if ranked:
         out.append(table(body, cols, tablefmt="pipe" if md else "simple"))
     if apart:
-        out.append(("\n### " if md else "\n") + "Listed apart, unranked" + ("\n" if md else ":"))
+        out.append(("\n### " if md else "\n") + _("Listed apart, unranked") + ("\n" if md else ":"))
         out.append(table([[_md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["unranked"]]
-                          for d in apart], ["player", "score", unit, "why"], tablefmt="pipe" if md else "simple"))
+                          for d in apart], [_("player"), _("score"), _(unit), _("why")], tablefmt="pipe" if md else "simple"))
     if hon is not None:
-        out.append(("\n### Honours\n" if md else "\nhonours:"))
+        out.append("\n### " + _("Honours") + "\n" if md else "\n" + _("honours:"))
         out.extend(("- " if md else "  ") + x for x in hon_lines)
-    out.append(("\n### How this competition ranks\n" if md else "\nhow it ranks:"))
+    out.append("\n### " + _("How this competition ranks") + "\n" if md else "\n" + _("how it ranks:"))
     out.extend(("- " if md else "  ") + x for x in words)
     click.echo("\n".join(out))
 
@@ -171,11 +174,11 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     from ..core.dates import parse_when
 
     if not final and round_ is None:
-        raise WiezenError("give the round to seat: --round N (1 is drawn, later rounds go by standing), or --final")
+        raise WiezenError(_("give the round to seat: --round N (1 is drawn, later rounds go by standing), or --final"))
     if final and comp_path is None:
-        raise WiezenError("--final needs --competition FILE: the round winners and the ranking come from it")
+        raise WiezenError(_("--final needs --competition FILE: the round winners and the ranking come from it"))
     if comp_path is None and players is None:
-        raise WiezenError("give the players (--players A,B,C,...) or a competition file (--competition FILE)")
+        raise WiezenError(_("give the players (--players A,B,C,...) or a competition file (--competition FILE)"))
     given = [p.strip() for p in players.split(",")] if players is not None else None
     if given is not None:
         st.check_players(given)
@@ -224,7 +227,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
             return
     assert given is not None and round_ is not None
     if not given:
-        raise WiezenError("no players to seat: the competition has no sessions yet; give --players A,B,C,...")
+        raise WiezenError(_("no players to seat: the competition has no sessions yet; give --players A,B,C,..."))
     if round_ == 1:
         if seed is None:
             import random
@@ -235,7 +238,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
         doc["by"] = "draw"
     else:
         if seed is not None:
-            raise WiezenError("--seed is for the draw of round 1; later rounds go by standing")
+            raise WiezenError(_("--seed is for the draw of round 1; later rounds go by standing"))
         pos = {p.casefold(): i for i, p in enumerate(standing)}
         order = sorted(given, key=lambda p: (pos.get(p.casefold(), len(pos)), given.index(p)))
         tables = st.by_standing(order)
@@ -251,14 +254,14 @@ def _emit(doc: dict[str, Any], as_json: bool, tag: str | None) -> None:
         echo_json(doc)
         return
     if doc.get("final"):
-        click.echo("final table" + (f" ({doc['night']})" if doc.get("night") else "") + ":")
+        click.echo(_("final table ({night}):").format(night=doc["night"]) if doc.get("night") else _("final table:"))
         for d in doc["why"]:
             click.echo(f"  {d['player']}: {d['why']}")
     else:
-        how = f"drawn with seed {doc['seed']}" if doc["by"] == "draw" else "by standing, best first"
-        click.echo(f"round {doc['round']} ({how}):")
+        how = _("drawn with seed {seed}").format(seed=doc["seed"]) if doc["by"] == "draw" else _("by standing, best first")
+        click.echo(_("round {round} ({how}):").format(round=doc["round"], how=how))
     for t in doc["tables"]:
-        click.echo(f"table {t['table']}: {', '.join(t['players'])}")
+        click.echo(_("table {table}: {players}").format(table=t["table"], players=", ".join(t["players"])))
         opts = "".join(f" --{k} {v}" for k, v in (("tag", tag), ("round", doc["round"]),
                                                    ("table", None if doc.get("final") else t["table"])) if v)
         click.echo(f"  wiezen session start --players {','.join(t['players'])}{opts}")

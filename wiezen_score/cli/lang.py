@@ -43,13 +43,29 @@ def lang_option(args: Sequence[str]) -> str | None:
     return found
 
 
+def machine_output(args: Sequence[str]) -> bool:
+    """Whether the command line asks for JSON or CSV (``--json``, ``--csv``, ``--format json|csv``)."""
+    for i, a in enumerate(args):
+        if a == "--":
+            break
+        if a in ("--json", "--csv", "--format=json", "--format=csv"):
+            return True
+        if a == "--format" and i + 1 < len(args) and args[i + 1] in ("json", "csv"):
+            return True
+    return False
+
+
 def pick(args: Sequence[str], environ: Mapping[str, str] | None = None) -> tuple[str, str | None]:
-    """The language of this command line, and the bad --lang value if there was one (then: the environment's)."""
+    """The language of this command line, and the bad --lang value if there was one (then: the environment's).
+
+    JSON and CSV are for programs: a command line that asks for them is English whatever the language (its
+    messages too, so that what a script reads never depends on the reader's locale)."""
     env = os.environ if environ is None else environ
     option = lang_option(args)
     if option is not None and option.strip().lower() not in i18n.LANGUAGES:
         return i18n.choose(None, env), option
-    return i18n.choose(option.strip() if option else None, env), None
+    lang = i18n.choose(option.strip() if option else None, env)
+    return ("en" if lang != "en" and machine_output(args) else lang), None
 
 
 def apply(lang: str) -> None:
@@ -61,9 +77,12 @@ def apply(lang: str) -> None:
 
 # --- click in Dutch ---------------------------------------------------------------------------------------
 
-#: click's modules that say something to a user through gettext's ``_``/``ngettext``
-CLICK_MODULES = ("core", "exceptions", "formatting", "decorators", "types", "parser", "_parser", "termui",
-                 "shell_completion", "utils", "_termui_impl")
+#: click's modules that say something to a user through gettext's ``_``/``ngettext``, looked up as it is said
+CLICK_MODULES = ("core", "exceptions", "formatting", "types", "parser", "_parser", "termui", "shell_completion",
+                 "utils", "_termui_impl")
+#: ... and those whose words are help texts fixed once (decorators.py: the --help and --version options, made
+#: once and cached): not pointed at our catalogue, they stay English msgids and are translated when shown
+CLICK_MESSAGE_MODULES = (*CLICK_MODULES, "decorators")
 
 _taught = False
 

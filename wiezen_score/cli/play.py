@@ -24,6 +24,7 @@ import click
 from .common import echo, COUNT, SafePath
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _, dutch
 from ..core.numbers import fmt, signed
 from ..core.text import as_count
 from ..views.sheet import recorded_line, resolved_text
@@ -33,8 +34,58 @@ COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent
                  "undo")
 HEADER_WORDS = ("players", "rules", "session")
 QUIT_WORDS = ("quit", "exit", "q")
+#: a yes to a confirmation, in either language (anything else is no: nee, no, n, Enter)
+YES_WORDS = ("y", "yes", "j", "ja")
 
-HELP = """\
+#: the first word of a line as a Dutch-speaking table types it, accepted whatever the language: play's commands
+#: and the kinds of line of a session file ("pas"/"pass", "rondje pas", "carte blanche" are the grammar's own)
+DUTCH_HEADS = {
+    "hulp": "help", "stop": "quit", "stoppen": "quit", "blad": "sheet", "scoreblad": "sheet", "uitleg": "explain",
+    "afrekenen": "settle", "einde": "end", "sluiten": "end", "ongedaan": "undo", "verbeter": "amend",
+    "verbeteren": "amend", "straf": "penalty", "strafpunten": "penalty", "herdelen": "redeal", "spelers": "players",
+    "regels": "rules", "huisregels": "rules", "sessie": "session", "spelen": "deals", "rondes": "rounds",
+    "doel": "target", "ronde": "round", "tafel": "table", "label": "tag",
+}
+#: the Dutch words offered by tab completion when the language is Dutch
+DUTCH_COMMAND_WORDS = ("afrekenen", "blad", "einde", "hulp", "ongedaan", "stop", "straf", "uitleg", "verbeter")
+DUTCH_HEADER_WORDS = ("regels", "sessie", "spelers")
+
+
+def canonical_line(line: str) -> str:
+    """``line`` with its Dutch words put in the words of the grammar (``ongedaan`` -> ``undo``, ``straf jan
+    rondje`` -> ``penalty jan round``, ``spelers ... deler jan`` -> ``players ... dealer jan``, ``ronde 2 tafel 3``);
+    a line without any comes back unchanged."""
+    words = line.split()
+    if not words:
+        return line
+    head = words[0].lower()
+    changed = True
+    if head == "ongedaan" and len(words) > 1 and words[1].lower() == "maken":
+        words = ["undo", *words[2:]]
+    elif head == "opnieuw" and len(words) > 1 and words[1].lower() == "delen":
+        words = ["redeal", *words[2:]]
+    elif head in DUTCH_HEADS:
+        if DUTCH_HEADS[head] == "session":  # the rest as typed: a quoted name keeps its spaces
+            return "session" + line.lstrip()[len(words[0]):]
+        words = [DUTCH_HEADS[head], *words[1:]]
+    else:
+        changed = False
+    head = words[0].lower()
+    if head == "penalty" and len(words) > 2 and words[2].lower() == "rondje":
+        words[2], changed = "round", True
+    elif head == "players" and len(words) >= 3 and words[-2].lower() == "deler":
+        words[-2], changed = "dealer", True
+    elif head in ("round", "table"):
+        fixed = [{"ronde": "round", "tafel": "table"}.get(w.lower(), w) for w in words]
+        changed = changed or fixed != words
+        words = fixed
+    elif head == "amend" and len(words) > 2:
+        entry = canonical_line(" ".join(words[2:]))
+        if entry != " ".join(words[2:]):
+            words, changed = [*words[:2], *entry.split()], True
+    return " ".join(words) if changed else line
+
+HELP = N_("""\
 Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   samen 8 jan+piet 9            a deal: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS
   grote-miserie jan 0 piet 2    miseries: PLAYER TRICKS for each player on it
@@ -52,7 +103,7 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
 Without an open session:
   session "Café De Kroon" [YYYY-MM-DD]   rules NAME   deals N | rounds N | target N (the evening's length)
   tag NAME (a competition's sessions)   round N table T (a night with several tables)
-  then: players jan piet mieke lotte [dealer NAME]"""
+  then: players jan piet mieke lotte [dealer NAME]""")
 
 
 class Stop(Exception):
@@ -85,12 +136,14 @@ class Table:
         echo(wrap_all(text, text_width()))
 
     def error(self, message: str, lineno: int | None = None) -> None:
-        where = f"line {lineno}: " if lineno is not None and not self.interactive else ""
         from ..views.safe import safe
 
         message = safe(message)
-        click.echo(click.style(f"Error: {where}{message}", fg="red") if self.color else f"Error: {where}{message}",
-                   err=True, color=self.color)
+        if lineno is not None and not self.interactive:
+            text = _("Error: line {number}: {message}").format(number=lineno, message=message)
+        else:
+            text = _("Error: {message}").format(message=message)
+        click.echo(click.style(text, fg="red") if self.color else text, err=True, color=self.color)
 
     def show(self, s: Any, last: int | None = -1) -> None:
         """The last rows of the sheet, the running totals and what comes next."""
@@ -106,24 +159,25 @@ class Table:
     def prompt(self) -> str:
         s = self.led.open_session()
         if s is None:
-            return "[no session] > "
+            return _("[no session] > ")
         state, no = self.led.state(s)
         x = f" x{state.pending}" if state.pending > 1 else ""
         from ..ledger.documents import evening_progress
 
         p = evening_progress(self.led, s)
-        return f"[#{no} {s.players[state.dealer]} deals{x}{', ' + p.short if p else ''}] > "
+        return _("[#{number} {dealer} deals{times}{progress}] > ").format(
+            number=no, dealer=s.players[state.dealer], times=x, progress=", " + p.short if p else "")
 
     def banner(self) -> str:
         s = self.led.open_session()
         if s is None:
-            return ("No open session: start one with 'players jan piet mieke lotte' (before it, optionally "
-                    "'rules rupelstreek' and 'session \"Café De Kroon\"'). Type help for the commands.")
+            return _("No open session: start one with 'players jan piet mieke lotte' (before it, optionally "
+                     "'rules rupelstreek' and 'session \"Café De Kroon\"'). Type help for the commands.")
         from ..views.safe import safe
 
         where = ", ".join(safe(x) for x in (s.name, s.date) if x)
-        return (f"Session {s.id} ({where}; {s.rules_name}): {', '.join(s.players)}. "
-                "Type help for the commands, quit to stop.")
+        return _("Session {id} ({where}; {rules}): {players}. Type help for the commands, quit to stop.").format(
+            id=s.id, where=where, rules=s.rules_name, players=", ".join(s.players))
 
     # -- one line --------------------------------------------------------------------------------------------
     def handle(self, raw: str) -> None:
@@ -131,7 +185,7 @@ class Table:
         from ..core.abbrev import expand_line
         from ..core.sessionfile import Amend, Header, Undo, parse_line
 
-        line = raw.strip()
+        line = canonical_line(raw.strip())
         if not line or line.startswith("#"):
             return
         words = line.split()
@@ -159,7 +213,7 @@ class Table:
             self.header(item, s)
             return
         if s is None:
-            raise WiezenError("no open session: start one with 'players jan piet mieke lotte' (see help)")
+            raise WiezenError(_("no open session: start one with 'players jan piet mieke lotte' (see help)"))
         if isinstance(item, Undo):
             self.undo(s, item)
         elif isinstance(item, Amend):
@@ -171,40 +225,43 @@ class Table:
 
             p = evening_progress(self.led, s, sc.kind == "deal")
             if p is not None and p.warning:
-                self.echo(f"warning: {p.warning}")
+                self.echo(_("warning: {message}").format(message=p.warning))
             if self.interactive and item.kind == "penalty" and item.reason.strip():
                 # a penalty with a reason offers to become a precedent, without leaving the prompt
-                self.echo(f"hint: to keep this ruling for next time, type: precedent {item.reason.strip()}: WHAT WAS DECIDED")
+                self.echo(_("hint: to keep this ruling for next time, type: precedent {title}: WHAT WAS DECIDED").format(
+                    title=item.reason.strip()))
 
     def header(self, item: Any, s: Any) -> None:
         from ..core.dates import parse_when
         from .common import rules_from_spec
 
         if s is not None:
-            msg = (f"session {s.id} is open ({', '.join(s.players)}): '{item.key}' lines come before a session "
-                   "starts; type 'end' to close this one first")
+            msg = _("session {id} is open ({players}): '{key}' lines come before a session starts; type 'end' to close "
+                    "this one first").format(id=s.id, players=", ".join(s.players), key=item.key)
             if self.interactive:
                 raise WiezenError(msg)
             # piped: the lines that follow belong to another session; recording them here would be wrong
-            raise Stop(msg + "; stopped reading, so that the lines after it are not recorded in this session")
+            raise Stop(_("{message}; stopped reading, so that the lines after it are not recorded in this session").format(
+                message=msg))
         if item.key == "session":
             self.name = item.name or self.name
             import datetime
 
             self.date = parse_when(item.date, datetime.date.today()).isoformat() if item.date else self.date
-            self.echo(f"the next session: {', '.join(x for x in (self.name, self.date) if x) or 'no name'}")
+            self.echo(_("the next session: {what}").format(what=", ".join(x for x in (self.name, self.date) if x) or _("no name")))
             return
         if item.key == "tag":
             self.tag = item.tag
-            self.echo(f"the next session belongs to '{item.tag}'")
+            self.echo(_("the next session belongs to '{tag}'").format(tag=item.tag))
             return
         if item.key == "round":
             self.round, self.table = item.round or self.round, item.table or self.table
-            self.echo("the next session: " + ", ".join(f"{k} {v}" for k, v in (("round", self.round), ("table", self.table)) if v))
+            self.echo(_("the next session: {what}").format(
+                what=", ".join(f"{_(k)} {v}" for k, v in ((N_("round"), self.round), (N_("table"), self.table)) if v)))
             return
         if item.key == "rules":
             self.rules, self.rules_text = rules_from_spec(item.rules, self.led.rules_text)
-            self.echo(f"house rules for the next session: {self.rules.name}")
+            self.echo(_("house rules for the next session: {rules}").format(rules=self.rules.name))
             return
         if self.rules is None:
             self.rules, self.rules_text = rules_from_spec("whisthub", self.led.rules_text)
@@ -214,49 +271,50 @@ class Table:
         plan = self.plan
         self.name, self.date, self.rules, self.rules_text, self.plan = "", "", None, "", None
         self.tag = self.round = self.table = None
-        self.echo(f"session {sid} started: {', '.join(names)} under the house rules {s.rules_name}; "
-                  f"{names[first]} deals first" + (f"; the evening: {plan.describe(len(names))}" if plan else ""))
+        self.echo(_("session {id} started: {players} under the house rules {rules}; {dealer} deals first").format(
+            id=sid, players=", ".join(names), rules=s.rules_name, dealer=names[first])
+            + (_("; the evening: {plan}").format(plan=plan.describe(len(names))) if plan else ""))
         self.show(s)
 
     def undo(self, s: Any, item: Any) -> None:
         counting = [r for r in self.led.entries(s) if not r.voided]
         if not counting:
-            raise WiezenError("nothing to undo: the session has no entries that count")
+            raise WiezenError(_("nothing to undo: the session has no entries that count"))
         last = counting[-1]
-        if not self.ask(f"undo #{last.no} {last.text}{' - ' + last.reason if last.reason else ''}?"):
-            self.echo("not undone")
+        if not self.ask(_("undo #{number} {text}?").format(number=last.no, text=last.text + (" - " + last.reason if last.reason else ""))):
+            self.echo(_("not undone"))
             return
         row = self.led.undo(item.reason, expect=last.id)  # exactly the entry asked about, or nothing
-        self.echo(f"voided #{row.no} {row.text}")
+        self.echo(_("voided #{number} {text}").format(number=row.no, text=row.text))
         self.show(s)
 
     def amend(self, s: Any, item: Any, line: str) -> None:
         old = [r for r in self.led.entries(s) if r.no == item.no and not r.voided]
         if not old:
             if any(r.no == item.no for r in self.led.entries(s)):
-                raise WiezenError(f"entry {item.no} is voided: amend an entry that counts")
-            raise WiezenError(f"no entry {item.no} in this session")
+                raise WiezenError(_("entry {number} is voided: amend an entry that counts").format(number=item.no))
+            raise WiezenError(_("no entry {number} in this session").format(number=item.no))
         new_text = resolved_text(item.entry, s.rules, s.players)
-        if not self.ask(f"amend #{item.no} {old[0].text} -> {new_text}?"):
-            self.echo("not amended")
+        if not self.ask(_("amend #{number} {old} -> {new}?").format(number=item.no, old=old[0].text, new=new_text)):
+            self.echo(_("not amended"))
             return
         sc, rescored = self.led.amend(item.no, item.entry, item.reason, expect=old[0].id)
-        self.echo(recorded_line(item.no, sc, s.players) + " (amended)")
+        self.echo(_("{line} (amended)").format(line=recorded_line(item.no, sc, s.players)))
         if rescored:
-            self.echo("re-scored: " + ", ".join(f"#{n}" for n in rescored))
+            self.echo(_("re-scored: {entries}").format(entries=", ".join(f"#{n}" for n in rescored)))
         self.show(s)
 
     # -- commands -----------------------------------------------------------------------------------------
     def _open(self) -> Any:
         s = self.led.open_session()
         if s is None:
-            raise WiezenError("no open session: start one with 'players jan piet mieke lotte' (see help)")
+            raise WiezenError(_("no open session: start one with 'players jan piet mieke lotte' (see help)"))
         return s
 
     def cmd_sheet(self, args: list[str]) -> None:
         rows = as_count(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and not rows):
-            raise WiezenError("sheet takes nothing, or how many rows to show: 'sheet 10'")
+            raise WiezenError(_("sheet takes nothing, or how many rows to show: 'sheet 10'"))
         self.show(self._open(), rows)
 
     def cmd_explain(self, args: list[str]) -> None:
@@ -265,7 +323,7 @@ class Table:
 
         no = as_count(args[0]) if len(args) == 1 else None
         if no is None:
-            raise WiezenError("explain takes an entry number: 'explain 4'")
+            raise WiezenError(_("explain takes an entry number: 'explain 4'"))
         self.echo(render_explain(explain_doc(self.led, self._open(), no)))
 
     def cmd_settle(self, args: list[str]) -> None:
@@ -274,16 +332,17 @@ class Table:
 
         cents = as_count(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and cents is None):
-            raise WiezenError("settle takes nothing, or the cents a point is worth: 'settle 10'")
+            raise WiezenError(_("settle takes nothing, or the cents a point is worth: 'settle 10'"))
         s = self._open()
         totals = self.led.totals(s.id)
-        self.echo("totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+        self.echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
         payments = settle(totals, cents)
         if not payments:
-            self.echo("everybody is square: nobody pays")
+            self.echo(_("everybody is square: nobody pays"))
         for p in payments:
             cash = f" ({money(p.cents)})" if p.cents is not None else ""
-            self.echo(f"  {p.payer} pays {p.payee} {fmt(p.amount)}{cash}")
+            self.echo(_("  {payer} pays {payee} {points}{money}").format(payer=p.payer, payee=p.payee, points=fmt(p.amount),
+                                                                         money=cash))
         self._rounds_owed(s)
 
     def _rounds_owed(self, s: Any) -> None:
@@ -298,15 +357,15 @@ class Table:
         from ..core.evening import Plan
 
         if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
-            raise WiezenError(f"{kind} takes a number: '{kind} 24'")
+            raise WiezenError(_("{kind} takes a number: '{kind} 24'").format(kind=kind))
         s = self.led.open_session()
         if s is not None:
-            raise WiezenError(f"session {s.id} is open: an evening's length is given before it starts ('{kind} N', "
-                              "then 'players ...')")
+            raise WiezenError(_("session {id} is open: an evening's length is given before it starts ('{kind} N', "
+                                "then 'players ...')").format(id=s.id, kind=kind))
         self.plan = Plan(kind, int(args[0]))
-        how = {"deals": f"{args[0]} deals", "rounds": f"{args[0]} rounds (one deal per player each)",
-               "target": f"until a player reaches {args[0]} points"}[kind]
-        self.echo(f"the next session lasts {how}")
+        how = {"deals": _("{n} deals"), "rounds": _("{n} rounds (one deal per player each)"),
+               "target": _("until a player reaches {n} points")}[kind].format(n=args[0])
+        self.echo(_("the next session lasts {how}").format(how=how))
 
     def cmd_precedent(self, rest: str) -> None:
         """`precedent TITLE: RULING`: the ruling kept in the precedents log, linked to the last entry."""
@@ -314,27 +373,29 @@ class Table:
 
         title, sep, ruling = rest.partition(":")
         if not sep or not title.strip() or not ruling.strip():
-            raise WiezenError("precedent takes a title and the ruling after a colon: "
-                              "'precedent renonce in troef: the offender pays, the deal counts'")
+            raise WiezenError(_("precedent takes a title and the ruling after a colon: "
+                                "'precedent renonce in troef: the offender pays, the deal counts'"))
         s = self._open()
         counting = [r for r in self.led.entries(s) if not r.voided]
         no = counting[-1].no if counting else None
         pid = P.add(self.led, P.clean_title(title), P.clean_ruling(ruling), date=s.date, session_id=s.id, entry_no=no)
-        where = f", linked to #{no} {counting[-1].text}" if counting else ""
-        self.echo(f"recorded precedent {pid}: {title.strip()}{where}")
+        where = _(", linked to #{number} {text}").format(number=no, text=counting[-1].text) if counting else ""
+        self.echo(_("recorded precedent {id}: {title}").format(id=pid, title=title.strip()) + where)
 
     def cmd_end(self, args: list[str]) -> None:
         if args:
-            raise WiezenError("end takes nothing after it")
+            raise WiezenError(_("end takes nothing after it"))
         s = self._open()
-        if not self.ask(f"end session {s.id} ({', '.join(s.players)})? It cannot be reopened"):
-            self.echo("still open")
+        if not self.ask(_("end session {id} ({players})? It cannot be reopened").format(id=s.id, players=", ".join(s.players))):
+            self.echo(_("still open"))
             return
         self.led.end_session()
         totals = self.led.totals(s.id)
-        self.echo(f"session {s.id} ended. totals: " + ", ".join(f"{p} {signed(v)}" for p, v in totals.items()))
+        self.echo(_("session {id} ended. totals: {totals}").format(
+            id=s.id, totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
         seal = self.led.seal(s.id)
-        self.echo(f"seal: {seal}  (note it: `wiezen check --session {s.id} --seal {seal}` proves this evening later)")
+        self.echo(_("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
+            seal=seal, id=s.id))
         self._rounds_owed(s)
 
     def help_text(self) -> str:
@@ -344,11 +405,11 @@ class Table:
         rules = s.rules if s is not None else self.rules
         if rules is not None:
             pairs = abbreviations(rules)
-            head = f"Contract abbreviations (house rules {rules.name}): "
+            head = _("Contract abbreviations (house rules {rules}): ").format(rules=rules.name)
         else:
             pairs = list(ABBREVIATIONS.items())
-            head = "Contract abbreviations (those the session's house rules have): "
-        return HELP + "\n" + head + ", ".join(f"{a}={c}" for a, c in pairs)
+            head = _("Contract abbreviations (those the session's house rules have): ")
+        return _(HELP) + "\n" + head + ", ".join(f"{a}={c}" for a, c in pairs)
 
     # -- completion ------------------------------------------------------------------------------------------
     def candidates(self, before: str, text: str) -> list[str]:
@@ -361,8 +422,8 @@ class Table:
         low = text.casefold()
         if s is None:
             if not words:
-                pool = [*HEADER_WORDS, "help", "quit"]
-            elif words[0].lower() == "rules" and len(words) == 1:
+                pool = [*HEADER_WORDS, "help", "quit", *((*DUTCH_HEADER_WORDS, "hulp") if dutch() else ())]
+            elif DUTCH_HEADS.get(words[0].lower(), words[0].lower()) == "rules" and len(words) == 1:
                 pool = [*PRESETS, *(n for n, _ in self.led.added_rules())]
             else:
                 pool = []
@@ -371,9 +432,9 @@ class Table:
         contracts = [w for c in rules.contracts for w in (c.name, *c.aliases)]
         entry_words = [*contracts, "pas", "redeal", "penalty"]
         if not words:
-            pool = sorted({*COMMAND_WORDS, *contracts})
+            pool = sorted({*COMMAND_WORDS, *contracts, *(DUTCH_COMMAND_WORDS if dutch() else ())})
             return [w + " " for w in pool if w.startswith(low)]
-        head = words[0].lower()
+        head = DUTCH_HEADS.get(words[0].lower(), words[0].lower())
         players = list(s.players)
         if head in ("sheet", "explain", "settle", "end", "undo", "redeal", "pas", "help", "quit", "precedent"):
             return []
@@ -384,11 +445,12 @@ class Table:
                 return [w + " " for w in entry_words if w.startswith(low)]
         elif head == "penalty":
             if len(words) == 2:
-                return ["round "] if "round".startswith(low) and low else []
+                word = "rondje" if dutch() else "round"
+                return [word + " "] if word.startswith(low) and low else []
             if len(words) > 2:
                 return []
         else:
-            state, _ = self.led.state(s)
+            state, _number = self.led.state(s)
             players = list(active_players(s.players, state.dealer))
         return [p + self._after_player(words, before, rules) for p in players if p.casefold().startswith(low)]
 
@@ -455,11 +517,12 @@ def toolbar_text(table: Table) -> str:
     """The bottom toolbar of the prompt_toolkit prompt: the totals and who deals next."""
     s = table.led.open_session()
     if s is None:
-        return " no session: type 'players jan piet mieke lotte' to start one; help lists the commands"
+        return _(" no session: type 'players jan piet mieke lotte' to start one; help lists the commands")
     state, no = table.led.state(s)
     totals = ", ".join(f"{p} {signed(v)}" for p, v in table.led.totals(s.id).items())
-    x = f", counts x{state.pending}" if state.pending > 1 else ""
-    return f" totals: {totals}  |  next: #{no}, {s.players[state.dealer]} deals{x}"
+    x = _(", counts x{multiplier}").format(multiplier=state.pending) if state.pending > 1 else ""
+    return _(" totals: {totals}  |  next: #{number}, {dealer} deals{times}").format(
+        totals=totals, number=no, dealer=s.players[state.dealer], times=x)
 
 
 def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], str] | None:
@@ -580,13 +643,13 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
 
             def ask(question: str) -> bool:
                 try:
-                    answer = input(f"{question} [y/N] ")
+                    answer = input(_("{question} [y/N] ").format(question=question))
                 except (EOFError, KeyboardInterrupt):
                     echo()
                     return False
                 if answer.strip():
                     _forget_last_input()
-                return answer.strip().lower() in ("y", "yes", "j", "ja")
+                return answer.strip().lower() in YES_WORDS
 
             table.ask = ask
             table.echo(table.banner())
@@ -606,7 +669,7 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                         echo()
                         continue
                     except UnicodeDecodeError:
-                        table.error("that line was not UTF-8 text: type it again")
+                        table.error(_("that line was not UTF-8 text: type it again"))
                         continue
                 else:
                     data = stdin.readline()
@@ -616,7 +679,7 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                 try:
                     if not interactive:
                         # a byte-order mark some editors write is dropped (utf-8-sig)
-                        raw = data if isinstance(data, str) else decode_utf8(data, "this line", one_line=True)
+                        raw = data if isinstance(data, str) else decode_utf8(data, _("this line"), one_line=True)
                     table.handle(raw)
                 except Stop as e:
                     if e.args:
@@ -632,7 +695,8 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                 except Exception as e:  # a bug must not end the evening: say so and go on
                     if os.environ.get("WIEZEN_DEBUG"):
                         raise
-                    table.error(f"unexpected {type(e).__name__}: {e} (set WIEZEN_DEBUG=1 for details)", lineno)
+                    table.error(_("unexpected {kind}: {error} (set WIEZEN_DEBUG=1 for details)").format(
+                        kind=type(e).__name__, error=e), lineno)
                     failed += 1
         finally:
             finish()

@@ -11,6 +11,7 @@ import click
 from .common import echo, echo_line, SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 from .common import DATE_HELP, Output, echo_json, output_options
 from ..views.precedent import _CSV_HEADERS, _csv_rows, _entry_line, _penalty_ruling, _source, highlight
 from .completion import complete_player
@@ -91,7 +92,7 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
         echo_json(p.item())
         return
     src = _source(p)
-    echo(f"recorded precedent {pid}: {p.title}" + (f" ({src})" if src else ""))
+    echo(_("recorded precedent {id}: {title}").format(id=pid, title=p.title) + (f" ({src})" if src else ""))
 
 
 _ITEM_JSON = "JSON: a list of {id, date, title, ruling, tags, session, deal, players, origin}."
@@ -126,13 +127,13 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
             items = P.list_(led, lo, hi, tag, player, session_id)
     if output.format == "table" and not items:
         filtered = any(v is not None for v in (since, until, tag, player, session_id))
-        echo("no precedents" + (" match" if filtered else " yet"))
+        echo(_("no precedents match") if filtered else _("no precedents yet"))
         return
     if output.format == "csv":
         output.emit(_CSV_HEADERS, _csv_rows(items), None)
         return
     output.emit(
-        ["id", "date", "title", "tags", "from", "players"],
+        [N_("id"), N_("date"), N_("title"), N_("tags"), N_("from"), N_("players")],
         [[p.id, p.date, p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
         [p.item() for p in items],
     )
@@ -169,10 +170,10 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
         output.emit(_CSV_HEADERS, _csv_rows([h.precedent for h in hits]), [h.precedent.item() for h in hits])
         return
     if not hits:
-        echo("no precedents match" if P.fts_terms(text) else "nothing to search for: give a word")
+        echo(_("no precedents match") if P.fts_terms(text) else _("nothing to search for: give a word"))
         return
     if not all_words:
-        echo("(no precedent has all the words; these have some of them)")
+        echo(_("(no precedent has all the words; these have some of them)"))
     colour = _colour()
     for h in hits:
         p = h.precedent
@@ -226,33 +227,37 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
             ],
         })
         return
-    echo_line(f"precedent {p.id}: {p.title}")
-    echo_line(f"  date: {p.date}" + (" (recorded when house rules changed)" if p.origin == "house-rules" else ""))
+    echo_line(_("precedent {id}: {title}").format(id=p.id, title=p.title))
+    if p.origin == "house-rules":
+        echo_line(_("  date: {date} (recorded when house rules changed)").format(date=p.date))
+    else:
+        echo_line(_("  date: {date}").format(date=p.date))
     if p.tags:
-        echo_line(f"  tags: {', '.join(p.tags)}")
+        echo_line(_("  tags: {tags}").format(tags=", ".join(p.tags)))
     if p.players:
-        echo_line(f"  players: {', '.join(p.players)}")
-    echo_line("  ruling:")
+        echo_line(_("  players: {players}").format(players=", ".join(p.players)))
+    echo_line(_("  ruling:"))
     for line in p.ruling.split("\n"):
         echo_line(f"    {line}")
     if s is not None:
-        echo_line(f"  arose from session {s.id}: {s.name + ', ' if s.name else ''}{s.date}")
-        echo_line(f"  house rules of that session: {s.rules_name} ({summary(s.rules)}; penalty {s.rules.penalty})")
+        echo_line(_("  arose from session {id}: {name}{date}").format(id=s.id, name=s.name + ", " if s.name else "", date=s.date))
+        echo_line(_("  house rules of that session: {rules} ({summary}; penalty {penalty})").format(
+            rules=s.rules_name, summary=summary(s.rules), penalty=s.rules.penalty))
         if then is not None:
-            echo_line(f"  entry as scored: {_entry_line(then, s.players)}")
+            echo_line(_("  entry as scored: {entry}").format(entry=_entry_line(then, s.players)))
             if then.voided:
-                how = "amended" if then.void_action == "amend" else "undone"
-                later = f"; now: {_entry_line(now_, s.players)}" if now_ is not None and now_.id != then.id else ""
-                echo_line(f"  since {how}{': ' + then.void_reason if then.void_reason else ''}{later}")
+                how = _("since amended") if then.void_action == "amend" else _("since undone")
+                later = _("; now: {entry}").format(entry=_entry_line(now_, s.players)) if now_ is not None and now_.id != then.id else ""
+                echo_line(f"  {how}{': ' + then.void_reason if then.void_reason else ''}{later}")
     if len(p.history) > 1:
-        echo_line("  earlier versions:")
+        echo_line(_("  earlier versions:"))
         for v in p.history[:-1]:
             tags = f" [{', '.join(v.tags)}]" if v.tags else ""
-            why = f" (edited because: {v.note})" if v.note and v.version > 1 else ""
+            why = _(" (edited because: {reason})").format(reason=v.note) if v.note and v.version > 1 else ""
             echo_line(f"    v{v.version} ({v.edited_at}): {v.title}: {v.ruling}{tags}{why}")
         last = p.history[-1]
-        note = f", edited because: {last.note}" if last.note else ""
-        echo_line(f"  current: v{last.version} ({last.edited_at}){note}")
+        note = _(", edited because: {reason}").format(reason=last.note) if last.note else ""
+        echo_line(_("  current: v{version} ({at}){note}").format(version=last.version, at=last.edited_at, note=note))
 
 
 @precedent.command()
@@ -275,14 +280,14 @@ def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, ta
     from ..ledger import precedents as P
 
     if title is None and ruling is None and not tags and not no_tags:
-        raise WiezenError("give --title, --ruling, --tag or --no-tags: what should change?")
+        raise WiezenError(_("give --title, --ruling, --tag or --no-tags: what should change?"))
     if tags and no_tags:
-        raise WiezenError("give --tag or --no-tags, not both")
+        raise WiezenError(_("give --tag or --no-tags, not both"))
     new_tags = () if no_tags else (tags or None)
     with ledger.open_ledger(_db(ctx)) as led:
-        _, version = P.edit(led, pid, title, ruling, new_tags, reason)
-    echo(f"precedent {pid} edited: now version {version}; "
-               f"the earlier text is kept (`wiezen precedent show {pid}`)")
+        _item, version = P.edit(led, pid, title, ruling, new_tags, reason)
+    echo(_("precedent {id} edited: now version {version}; the earlier text is kept (`wiezen precedent show {id}`)").format(
+        id=pid, version=version))
 
 
 # ---------------------------------------------------------------------------
@@ -300,7 +305,7 @@ def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str |
     title = ""
     if as_precedent:
         if not e.reason.strip():
-            raise WiezenError("--precedent needs --reason: the reason becomes the precedent's title")
+            raise WiezenError(_("--precedent needs --reason: the reason becomes the precedent's title"))
         title = P.clean_title(e.reason)
         if ruling is not None:
             ruling = P.clean_ruling(ruling)
@@ -316,9 +321,7 @@ def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str |
         _report(ctx, no, sc, led)
         sid = led.require_open().id
     if made:
-        echo(f"kept as precedent {made[0]} (`wiezen precedent show {made[0]}`)")
+        echo(_("kept as precedent {id} (`wiezen precedent show {id}`)").format(id=made[0]))
     elif e.reason.strip() and _interactive():
-        echo(
-            "hint: to keep this ruling for next time: wiezen precedent add "
-            f"{shlex.quote(e.reason.strip())} --session {sid} --deal {no} --ruling \"WHAT WAS DECIDED\""
-        )
+        echo(_("hint: to keep this ruling for next time: wiezen precedent add {title} --session {session} --deal {deal} "
+               "--ruling \"WHAT WAS DECIDED\"").format(title=shlex.quote(e.reason.strip()), session=sid, deal=no))

@@ -6,6 +6,7 @@ import click
 
 from .common import echo, SafePath
 
+from ..core.i18n import N_, _
 from ..core.rules import PRESETS, parse_rules, summary
 from .common import Output, echo_json, output_options, read_input, rules_from_spec
 from .completion import complete_rules
@@ -51,10 +52,10 @@ def list_(ctx: click.Context, output: Output) -> None:
         r = parse_rules(text, name)
         items.append({"name": name, "origin": origin, "description": r.description, "summary": summary(r)})
     if output.format == "csv":
-        output.emit(["name", "origin", "description", "summary"],
+        output.emit([N_("name"), N_("origin"), N_("description"), N_("summary")],
                     [[r["name"], r["origin"], r["description"], r["summary"]] for r in items], items)
     else:
-        output.emit(["name", "origin", "summary"], [[r["name"], r["origin"], r["summary"]] for r in items], items)
+        output.emit([N_("name"), N_("origin"), N_("summary")], [[r["name"], r["origin"], r["summary"]] for r in items], items)
 
 
 @rules.command()
@@ -73,7 +74,7 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
     """
     from .. import ledger
 
-    _, text = rules_from_spec(name, ledger.rules_lookup(ctx.obj.get("db")))
+    _rules, text = rules_from_spec(name, ledger.rules_lookup(ctx.obj.get("db")))
     if as_json:
         from ..core.rules import load_toml
 
@@ -103,13 +104,13 @@ def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
     from ..core.rulediff import diff_rules
 
     lookup = ledger.rules_lookup(ctx.obj.get("db"))
-    a, _ = rules_from_spec(old, lookup)
-    b, _ = rules_from_spec(new, lookup)
+    a, _text_a = rules_from_spec(old, lookup)
+    b, _text_b = rules_from_spec(new, lookup)
     changes = diff_rules(a, b)
     if as_json:
         echo_json(changes)
     elif not changes:
-        echo(f"no differences between '{old}' and '{new}'")
+        echo(_("no differences between '{old}' and '{new}'").format(old=old, new=new))
     else:
         for line in changes:
             echo(line)
@@ -136,11 +137,12 @@ def add(ctx: click.Context, file: str, reason: str | None) -> None:
     from .. import ledger
     from ..core.errors import WiezenError
 
-    text = read_input(file, "house-rules file")
+    text = read_input(file, N_("house-rules file"))
     label = "stdin" if file == "-" else file
     r = parse_rules(text, label)
     if r.name in PRESETS:
-        raise WiezenError(f"'{r.name}' is a built-in preset: give your house rules another name in {label}")
+        raise WiezenError(_("'{name}' is a built-in preset: give your house rules another name in {file}").format(
+            name=r.name, file=label))
     from .common import new_ledger_note
 
     with ledger.open_ledger(ctx.obj.get("db"), create=new_ledger_note) as led:

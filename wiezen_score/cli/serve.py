@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import click
 
 from ..core.errors import WiezenError
+from ..core.i18n import _
 from .common import SESSION_HELP, SessionRef
 from .common import _db
 
@@ -147,10 +148,10 @@ def record_from_form(path: str, live: LiveSheet, action: str, line: str) -> str:
     from ..views.sheet import recorded_line
 
     if action not in ACTIONS:
-        raise WiezenError(f"unknown action '{action}': one of {', '.join(ACTIONS)}")
+        raise WiezenError(_("unknown action '{action}': one of {actions}").format(action=action, actions=", ".join(ACTIONS)))
     words = line.split()
     if action == "entry" and not words:
-        raise WiezenError("type or tap a deal line first, e.g. 'samen 9 jan+piet 10'")
+        raise WiezenError(_("type or tap a deal line first, e.g. 'samen 9 jan+piet 10'"))
     if action == "pass":
         e: Any = EntryInput("pass")
     elif action == "redeal":
@@ -162,10 +163,11 @@ def record_from_form(path: str, live: LiveSheet, action: str, line: str) -> str:
     with ledger.open_ledger(path) as led:
         s = led.require_open()
         if live.session_id is not None and s.id != live.session_id:
-            raise WiezenError(f"this page shows session {live.session_id}, but the open session is {s.id}: nothing recorded")
+            raise WiezenError(_("this page shows session {shown}, but the open session is {open}: nothing recorded").format(
+                shown=live.session_id, open=s.id))
         if isinstance(e, Undo):
             row = led.undo(e.reason)
-            return f"voided #{row.no} {row.text}"
+            return _("voided #{number} {text}").format(number=row.no, text=row.text)
         no, sc = led.record(e)
         return recorded_line(no, sc, s.players)
 
@@ -216,7 +218,7 @@ class Handler(BaseHTTPRequestHandler):
         prefix = "/s/"
         if token is None or not path.startswith(prefix):
             return None
-        given, _, rest = path[len(prefix):].partition("/")
+        given, _sep, rest = path[len(prefix):].partition("/")
         if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8")):
             return None
         return "/" + rest if rest else ""
@@ -294,7 +296,7 @@ class Handler(BaseHTTPRequestHandler):
         target = self._target()
         if target is None:
             return
-        path, _ = target
+        path, _query = target
         if self._scorer_path(path) != "/entry":
             self._plain(HTTPStatus.FORBIDDEN, "forbidden: only the scorer's link can record (nothing was written)")
             return
@@ -327,7 +329,7 @@ class Handler(BaseHTTPRequestHandler):
                     answer = {"ok": True, "message": record_from_form(srv.live.path, srv.live, action, line)}
                     status = HTTPStatus.OK
                 except WiezenError as e:
-                    answer, status = {"ok": False, "error": f"Error: {e}"}, HTTPStatus.BAD_REQUEST
+                    answer, status = {"ok": False, "error": _("Error: {message}").format(message=e)}, HTTPStatus.BAD_REQUEST
                 if nonce:
                     srv.answered[nonce] = (status, answer)
                     while len(srv.answered) > 500:
@@ -384,7 +386,7 @@ def print_qr(text: str) -> None:
     try:
         import segno
     except ImportError:
-        click.echo("  (no QR code: install segno, `pip install segno`, to have one here)")
+        click.echo(_("  (no QR code: install segno, `pip install segno`, to have one here)"))
         return
     import io
 
@@ -393,7 +395,7 @@ def print_qr(text: str) -> None:
         segno.make(text, error="m").terminal(out=buf, compact=True, border=2)
         click.echo(buf.getvalue().rstrip("\n"))
     except (UnicodeEncodeError, OSError):
-        click.echo("  (no QR code: this terminal cannot show one)")
+        click.echo(_("  (no QR code: this terminal cannot show one)"))
 
 
 @click.command()
@@ -436,26 +438,27 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
         httpd = Server((host, port), live, token)
     except OSError as e:
         if e.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
-            raise WiezenError(f"port {port} on {host} is in use: give another with --port (0: any free port)") from None
-        raise WiezenError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
+            raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(
+                port=port, host=host)) from None
+        raise WiezenError(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=e.strerror or e)) from None
     port = httpd.server_address[1]
     live.start()
     s = live.doc["session"]
     urls = urls_for(host, port)
     tty = sys.stdout.isatty()
-    click.echo(f"the live sheet of session {s['id']}{' (' + s['name'] + ')' if s['name'] else ''}:")
+    click.echo(_("the live sheet of session {id}{name}:").format(id=s["id"], name=" (" + s["name"] + ")" if s["name"] else ""))
     for u in urls:
         click.echo(f"  {u}")
     if host.startswith("127.") or host in ("localhost", "::1"):
-        click.echo("  (only this computer can open it: --host 0.0.0.0 lets the phones on your network in)")
+        click.echo(_("  (only this computer can open it: --host 0.0.0.0 lets the phones on your network in)"))
     if tty:
         print_qr(urls[0])
     if token is not None:
-        click.echo("the scorer's link (it can record deals: keep it to yourself):")
+        click.echo(_("the scorer's link (it can record deals: keep it to yourself):"))
         click.echo(f"  {urls[0]}s/{token}")
         if tty:
             print_qr(f"{urls[0]}s/{token}")
-    click.echo("Ctrl-C stops.")
+    click.echo(_("Ctrl-C stops."))
 
     def on_term(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -470,4 +473,4 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
         signal.signal(signal.SIGTERM, previous)
         live.close()
         httpd.server_close()
-    click.echo(f"stopped after {time.monotonic() - started:.0f} s; nothing was left open")
+    click.echo(_("stopped after {seconds} s; nothing was left open").format(seconds=f"{time.monotonic() - started:.0f}"))
