@@ -270,7 +270,7 @@ def _help_tree(found: dict[str, Message]) -> None:
         for piece in (cmd.options_metavar, getattr(cmd, "subcommand_metavar", None)):
             if piece:
                 _add(found, piece, place)
-        for param in cmd.get_params(ctx):
+        for param in cmd.params:  # not get_params(ctx): that would make (and cache) a --help option for this ctx
             if isinstance(param, click.Option):
                 for p in help_paragraphs(param.help):
                     _add(found, p, f"{place} {param.opts[0]}")
