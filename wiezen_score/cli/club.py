@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from .common import echo, SESSION_ID, SafePath
+from .common import echo, SESSION_ID, SafePath, column
 
 from ..core.errors import WiezenError
-from ..core.i18n import N_, _, ngettext
+from ..core.i18n import N_, NP_, _, ngettext
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
 from ..views.render import _md
 from ..views.standings import HEADERS, _avg, _pct, _period, ranks, standings_rows
@@ -19,7 +19,7 @@ from .common import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 #: the columns of the standings table and page (after "#"), as msgids: translated where shown
-STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), N_("deals"), N_("taken"), N_("made"), N_("success"),
+STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), NP_("column", "deals"), N_("taken"), N_("made"), N_("success"),
                      N_("best"), N_("worst"), N_("average"), N_("trend"))
 
 
@@ -107,7 +107,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         from ..views.render import html_page
 
         rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
-        headers = ["#", *(_(h) for h in STANDINGS_COLUMNS[:10])]
+        headers = ["#", *(column(h) for h in STANDINGS_COLUMNS[:10])]
         sub = _("{period}; as of {date}.").format(period=f"{period[:1].upper()}{period[1:]}", date=datetime.date.today().isoformat()) if title else ""
         echo(html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub), nl=False)
     elif not items:
@@ -123,7 +123,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
              num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
             for rank, d in zip(ranks(items), items)
         ]  # fmt: skip
-        headers = ["#", *(_(h) for h in STANDINGS_COLUMNS)]
+        headers = ["#", *(column(h) for h in STANDINGS_COLUMNS)]
         align = ("right", "left") + ("right",) * 9 + ("left",)
         if out_format == "markdown":
             echo("## " + _("Standings, {period}").format(period=period) + "\n")

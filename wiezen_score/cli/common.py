@@ -83,12 +83,7 @@ class SafePath(click.Path):
             from ..views.safe import safe
 
             self.fail(_("'{name}' is not a file name: it holds a NUL byte").format(name=safe(value)), param, ctx)
-        english = self.name  # click's "file", "directory": in its errors, in the language spoken
-        self.name = _(english)
-        try:
-            return super().convert(value, param, ctx)
-        finally:
-            self.name = english
+        return super().convert(value, param, ctx)  # in Dutch, click's name for it ("bestand") too: cli/lang.py
 
 
 def read_text_file(path: str, what: str = N_("file")) -> str:
@@ -208,7 +203,7 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
     """
     import datetime
 
-    from ..core.dates import parse_when, weekday_name
+    from ..core.dates import day_text, parse_when
 
     if ref is not None and date is not None:
         raise WiezenError(_("give --session or --date, not both"))
@@ -218,7 +213,7 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
         return led.session(ref)
     day = parse_when(date, datetime.date.today()).isoformat()
     found = led.sessions(day, day)
-    when = f"{weekday_name(day)} {day}"
+    when = day_text(day)
     if not found:
         return led.session(_no_session_on(led, when))
     if len(found) > 1:
@@ -229,10 +224,10 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
 
 
 def _no_session_on(led: Any, when: str) -> int:
-    from ..core.dates import weekday_name
+    from ..core.dates import day_text
 
     recent = led.sessions()[:3]
-    hint = ", ".join(_("{weekday} {date} (session {id})").format(weekday=weekday_name(i["date"]), date=i["date"], id=i["id"])
+    hint = ", ".join(_("{day} (session {id})").format(day=day_text(i["date"]), id=i["id"])
                      for i in recent)
     if hint:
         raise WiezenError(_("no session on {when}; the latest: {sessions}").format(when=when, sessions=hint))

@@ -1,5 +1,6 @@
-"""The language of the command line: ``--lang``, ``$WIEZEN_LANG``, the locale (core/i18n.choose()), and
-Dutch for click's own words and every help text.
+"""The command line's language: --lang, $WIEZEN_LANG or the locale; Dutch for click's own words and every help.
+
+``--lang``, ``$WIEZEN_LANG`` and the locale are weighed by core/i18n.choose().
 
 Nothing here costs anything in English: the catalogue is loaded, and click taught Dutch, only when Dutch is
 chosen. Help texts stay English in the code (they are the msgids); they are translated when they are shown,
@@ -120,6 +121,7 @@ def teach_click() -> None:
         if "make_metavar" in vars(cls):
             _metavar(cls)
     _usage(click.Command)
+    _path_names(click.Path)
 
 
 def translate_help(text: str) -> str:
@@ -217,3 +219,27 @@ def _usage(cls: type) -> None:
 
         collect_usage_pieces.__wrapped__ = original  # type: ignore[attr-defined]
         setattr(klass, "collect_usage_pieces", collect_usage_pieces)
+
+
+def _path_names(cls: type) -> None:
+    """click.Path names itself ("file", "directory", "path") when it is made, in the language of that moment,
+    and a command's Path is made once (when its module is first imported): keep the English name, the msgid,
+    and say it in the current language only while a value is converted (its errors name it)."""
+    english = {i18n._(w): w for w in ("file", "directory", "path")}
+    init: Callable[..., None] = vars(cls)["__init__"]
+    convert: Callable[..., Any] = vars(cls)["convert"]
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.name = english.get(self.name, self.name)
+
+    def converting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        name = self.name
+        self.name = i18n._(name)
+        try:
+            return convert(self, *args, **kwargs)
+        finally:
+            self.name = name
+
+    setattr(cls, "__init__", __init__)
+    setattr(cls, "convert", converting)

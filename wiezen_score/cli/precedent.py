@@ -202,6 +202,7 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
     """
     from .. import ledger
     from ..ledger import precedents as P
+    from ..core.dates import date_text
     from ..core.rules import summary
     from ..core.numbers import plain
 
@@ -229,9 +230,9 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
         return
     echo_line(_("precedent {id}: {title}").format(id=p.id, title=p.title))
     if p.origin == "house-rules":
-        echo_line(_("  date: {date} (recorded when house rules changed)").format(date=p.date))
+        echo_line(_("  date: {date} (recorded when house rules changed)").format(date=date_text(p.date)))
     else:
-        echo_line(_("  date: {date}").format(date=p.date))
+        echo_line(_("  date: {date}").format(date=date_text(p.date)))
     if p.tags:
         echo_line(_("  tags: {tags}").format(tags=", ".join(p.tags)))
     if p.players:
@@ -240,7 +241,8 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
     for line in p.ruling.split("\n"):
         echo_line(f"    {line}")
     if s is not None:
-        echo_line(_("  arose from session {id}: {name}{date}").format(id=s.id, name=s.name + ", " if s.name else "", date=s.date))
+        echo_line(_("  arose from session {id}: {name}{date}").format(id=s.id, name=s.name + ", " if s.name else "",
+                                                                      date=date_text(s.date)))
         echo_line(_("  house rules of that session: {rules} ({summary}; penalty {penalty})").format(
             rules=s.rules_name, summary=summary(s.rules), penalty=s.rules.penalty))
         if then is not None:

@@ -113,7 +113,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = led.sessions(lo, hi)
-    from ..core.dates import weekday_name
+    from ..core.dates import day_text, weekday_name
 
     if output.format == "table" and not items:
         echo(_("no sessions in that period") if since is not None or until is not None else _("no sessions yet"))
@@ -123,7 +123,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
                  i["leader"], i["rules"], int(i["open"])] for i in items]  # fmt: skip
         headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
     else:
-        rows = [[i["id"], f"{weekday_name(i['date'])} {i['date']}", i["name"], ", ".join(i["players"]), i["deals"],
+        rows = [[i["id"], day_text(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
                  i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
         headers = [N_("id"), N_("date"), N_("name"), N_("players"), NP_("column", "deals"), N_("leader"), N_("rules")]
     output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
