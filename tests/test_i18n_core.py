@@ -177,3 +177,14 @@ def test_final_table_reasons_in_dutch(nl):
 
     seated = final_table(["jan", "jan", "piet"], ["jan", "piet", "mieke", "lotte", "rene"])
     assert [d["why"] for d in seated] == ["won rondes 1, 2", "won ronde 3", "3e in het klassement", "4e in het klassement"]
+
+
+def test_half_points_with_a_decimal_comma_in_dutch(nl):
+    # one made it, two lost: the two share the 9 points the one gets (wikibooks-kleurenwiezen splits miseries)
+    steps = _explain("kleine-miserie A 0 B 1 C 1", "wikibooks-kleurenwiezen")
+    assert steps[-1] == "meerdere miseries (split), gemengd: wie haalde +9; wie verloor verdeelt -9: -4,5 elk; de anderen 0"
+
+
+def test_half_points_in_english_keep_the_point():
+    steps = _explain("kleine-miserie A 0 B 1 C 1", "wikibooks-kleurenwiezen")
+    assert steps[-1].endswith("those who lost share -9: -4.5 each; the others 0")
