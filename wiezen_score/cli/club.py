@@ -8,19 +8,16 @@ from typing import Any
 
 import click
 
-from .common import echo, SESSION_ID, SafePath, column
+from .common import echo, SESSION_ID, SafePath
 
 from ..core.errors import WiezenError
-from ..core.i18n import N_, NP_, _, ngettext
+from ..core.i18n import N_, _, ngettext
 from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
-from ..views.render import _md
-from ..views.standings import HEADERS, _avg, _pct, _period, ranks, standings_rows
+from ..views.formats import FORMATS as FORMATS_REGISTRY
+from ..views.standings import HEADERS, _period, standings_html, standings_json, standings_rows, standings_text
 from .common import _db
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
-#: the columns of the standings table and page (after "#"), as msgids: translated where shown
-STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), NP_("column", "deals"), N_("taken"), N_("made"), N_("success"),
-                     N_("best"), N_("worst"), N_("average"), N_("trend"))
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
@@ -78,7 +75,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
                                 "sessions count (since, until, tag); --night DATE ranks one night"))
         from .competition import competition_standings
 
-        competition_standings(ctx, competition, output.format, title, night, honours, output.csv_dialect)
+        competition_standings(ctx, competition, output, title, night, honours)
         return
     from .. import ledger
     from ..ledger import standings as club_standings
@@ -91,46 +88,15 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = club_standings.standings(led.conn, lo, hi)
-            if out_format in ("table", "html", "markdown"):
+            if not FORMATS_REGISTRY[out_format].machine:  # the trend and the chart
                 by_player = club_standings.season_series(led.conn, lo, hi)
                 series = {d["player"]: by_player[d["player"]] for d in items if d["player"] in by_player}
     period = _period(lo, hi)
-    if out_format == "json":
-        from .common import echo_json
-
-        echo_json([{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items)])
-    elif out_format == "csv":
-        from ..views.render import to_csv
-
-        echo(to_csv(HEADERS, standings_rows(items), output.csv_dialect), nl=False)
-    elif out_format == "html":
-        from ..views.render import html_page
-
-        rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
-        headers = ["#", *(column(h) for h in STANDINGS_COLUMNS[:10])]
-        sub = _("{period}; as of {date}.").format(period=f"{period[:1].upper()}{period[1:]}", date=datetime.date.today().isoformat()) if title else ""
-        echo(html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub), nl=False)
-    elif not items:
-        echo(_("no sessions in that period") if lo or hi else _("no sessions yet"))
-    else:
-        from ..views.render import sparkline
-        from ..core.numbers import signed_decimal as num
-        from ..views.render import table
-
-        rows = [
-            [rank, _md(d["player"]) if out_format == "markdown" else d["player"], num(d["points"]), d["sessions"],
-             d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
-             num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
-            for rank, d in zip(ranks(items), items)
-        ]  # fmt: skip
-        headers = ["#", *(column(h) for h in STANDINGS_COLUMNS)]
-        align = ("right", "left") + ("right",) * 9 + ("left",)
-        if out_format == "markdown":
-            echo("## " + _("Standings, {period}").format(period=period) + "\n")
-            echo(table(rows, headers, tablefmt="pipe", colalign=align))
-        else:
-            echo(_("standings, {period}").format(period=period))
-            echo(table(rows, headers, colalign=align))
+    empty = _("no sessions in that period") if lo or hi else _("no sessions yet")
+    output.emit(HEADERS, standings_rows(items), standings_json(items),
+                text=lambda: standings_text(items, series, period) if items else empty,
+                markdown=lambda: standings_text(items, series, period, markdown=True) if items else empty,
+                html=lambda: standings_html(items, series, period, title, datetime.date.today().isoformat()))
 
 
 # ---------------------------------------------------------------------------------------------- export/import

@@ -258,17 +258,6 @@ CSV_DIALECT_HELP = (
 )
 
 
-def column(header: str) -> str:
-    """A table's column header in the current language: its "column" sense (NP_("column", ...)) when the
-    catalogue has one, else the plain msgid's."""
-    from ..core.i18n import dutch, pgettext
-
-    if not dutch():
-        return header
-    shown = pgettext("column", header)
-    return shown if shown != header else _(header)
-
-
 class Output:
     """How a listing command prints what it lists: the chosen format and CSV dialect."""
 
@@ -289,9 +278,9 @@ class Output:
         person, ``markdown()``, ``html()``."""
         from ..views.formats import Listing, write
 
-        # headers are English msgids (N_()): a person's table shows them translated, CSV keeps them as they are
-        listing = Listing([column(h) for h in headers], rows, items, text, markdown, html,
-                          headers if csv_headers is None else csv_headers, csv_rows, table_kw)
+        # headers are English msgids (N_()): a person's table shows them translated (views/formats.py column),
+        # CSV keeps them as they are
+        listing = Listing(headers, rows, items, text, markdown, html, csv_headers, csv_rows, table_kw)
         echo(write(self.format, listing, self.csv_dialect), nl=False)
 
 

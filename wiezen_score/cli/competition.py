@@ -11,9 +11,8 @@ import click
 from ..core.competition import Competition
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
-from ..core.numbers import decimal
-from ..views.competition import _honours_lines
-from .common import _db
+from ..views.competition import competition_doc, competition_html, competition_rows, competition_text
+from .common import Output, _db
 
 
 def load_competition(path: str) -> Competition:
@@ -27,8 +26,10 @@ def load_competition(path: str) -> Competition:
     return parse_competition(read_text_file(path, N_("competition file")), _("competition file '{path}'").format(path=path))
 
 
-def competition_standings(ctx: click.Context, path: str, out_format: str, title: str | None, night: str | None,
-                          with_honours: bool, csv_dialect: str = "excel") -> None:
+def competition_standings(ctx: click.Context, path: str, output: Output, title: str | None, night: str | None,
+                          with_honours: bool) -> None:
+    """`standings --competition FILE`: the competition's ranking (of the season, or of one --night) in the
+    chosen output format, with its rules in words and (--honours) the honours."""
     from .. import ledger
     from ..core.competition import honours, in_words, rank
     from ..ledger import competition as lc
@@ -63,76 +64,12 @@ def competition_standings(ctx: click.Context, path: str, out_format: str, title:
     heading = title or (f"{c.name}, {day}" if day else c.name)
     unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
-    if out_format == "json":
-        from .common import echo_json
-
-        doc: dict[str, Any] = {"competition": c.name, **({"night": day} if day else {}), "rules": words,
-                               "players": ranking}
-        if hon is not None:
-            doc["honours"] = hon
-        echo_json(doc)
-        return
-    headers = ["rank", "player", "score", unit, "counted", "tables", "wins", "points", "opponents", *(f"tiebreak {t}" for t in tb), "unranked"]
-
-    def row(d: dict[str, Any]) -> list[Any]:
-        return [d["rank"] if d["rank"] is not None else "", d["player"], d["score"], d[unit], d["counted"],
-                d["tables"], d["wins"], d["points"], d["opponents"], *(d["tiebreak"][t] for t in tb),
-                d["unranked"] or ""]  # fmt: skip
-
-    if out_format == "csv":
-        from ..views.render import to_csv
-
-        click.echo(to_csv(headers, [row(d) for d in ranking], csv_dialect), nl=False)
-        return
-    hon_lines = _honours_lines(hon)
-    if out_format == "html":
-        from ..views.render import html_page
-
-        series: dict[str, list[tuple[str, Any]]] = {}
-        for d in ranking:
-            total = 0.0
-            for s in d["scores"]:
-                total += s["score"]
-                series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
-        hdr = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("wins"), _("points"), _("opponents"),
-               *(_("tiebreak {name}").format(name=t) for t in tb), _("unranked")]
-        sections = [(_("How this competition ranks"), words)]
-        if hon is not None:
-            sections.append((_("Honours"), hon_lines))
-        click.echo(html_page(heading, hdr, [row(d) for d in ranking], series,
-                             subtitle=(c.description + " " if c.description else "")
-                             + _("As of {date}.").format(date=datetime.date.today().isoformat()),
-                             chart_heading=_("Score over the night") if day else _("Score over the season"),
-                             sections=sections), nl=False)  # fmt: skip
-        return
-    from ..views.render import sparkline
-    from ..views.render import table
-
-    md = out_format == "markdown"
-    if md:
-        from ..views.render import _md
-    ranked = [d for d in ranking if d["rank"] is not None]
-    apart = [d for d in ranking if d["rank"] is None]
-    cols = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("points"),
-            *(_("tie {name}").format(name=t) for t in tb), _("trend")]
-    body = [[d["rank"], _md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["counted"],
-             d["tables"], decimal(d["points"]), *(decimal(d["tiebreak"][t]) for t in tb),
-             sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
-    out = [f"## {heading}\n" if md else heading]
-    if not ranking:
-        out.append(_("no sessions count for this competition yet"))
-    if ranked:
-        out.append(table(body, cols, tablefmt="pipe" if md else "simple"))
-    if apart:
-        out.append(("\n### " if md else "\n") + _("Listed apart, unranked") + ("\n" if md else ":"))
-        out.append(table([[_md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["unranked"]]
-                          for d in apart], [_("player"), _("score"), _(unit), _("why")], tablefmt="pipe" if md else "simple"))
-    if hon is not None:
-        out.append("\n### " + _("Honours") + "\n" if md else "\n" + _("honours:"))
-        out.extend(("- " if md else "  ") + x for x in hon_lines)
-    out.append("\n### " + _("How this competition ranks") + "\n" if md else "\n" + _("how it ranks:"))
-    out.extend(("- " if md else "  ") + x for x in words)
-    click.echo("\n".join(out))
+    headers, rows = competition_rows(ranking, unit, tb)
+    output.emit(headers, rows, competition_doc(c.name, day, words, ranking, hon),
+                text=lambda: competition_text(heading, ranking, hon, words, unit, tb),
+                markdown=lambda: competition_text(heading, ranking, hon, words, unit, tb, markdown=True),
+                html=lambda: competition_html(heading, c.description, ranking, hon, words, unit, tb, day,
+                                              datetime.date.today().isoformat()))
 
 
 # ------------------------------------------------------------------------------------------------- seating

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.numbers import signed_decimal
+from ..core.numbers import decimal, signed_decimal
 from ..core.i18n import _
 
 
@@ -44,3 +44,78 @@ def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
                 player=q["player"], points=signed_decimal(q["points"]), deals=q["deals"]))
         lines.append(f"{p['player']}: " + ", ".join(bits))
     return lines
+
+
+def competition_doc(name: str, day: str | None, words: list[str], ranking: list[dict[str, Any]],
+                    hon: dict[str, Any] | None) -> dict[str, Any]:
+    """The `standings --competition FILE --json` document."""
+    doc: dict[str, Any] = {"competition": name, **({"night": day} if day else {}), "rules": words,
+                           "players": ranking}
+    if hon is not None:
+        doc["honours"] = hon
+    return doc
+
+
+def competition_rows(ranking: list[dict[str, Any]], unit: str, tb: list[str]) -> tuple[list[str], list[list[Any]]]:
+    """The CSV headers and rows: one row per player, numbers as numbers."""
+    headers = ["rank", "player", "score", unit, "counted", "tables", "wins", "points", "opponents",
+               *(f"tiebreak {t}" for t in tb), "unranked"]
+    return headers, [_row(d, unit, tb) for d in ranking]
+
+
+def _row(d: dict[str, Any], unit: str, tb: list[str]) -> list[Any]:
+    return [d["rank"] if d["rank"] is not None else "", d["player"], d["score"], d[unit], d["counted"],
+            d["tables"], d["wins"], d["points"], d["opponents"], *(d["tiebreak"][t] for t in tb),
+            d["unranked"] or ""]  # fmt: skip
+
+
+def competition_html(heading: str, description: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None,
+                     words: list[str], unit: str, tb: list[str], day: str | None, today: str) -> str:
+    """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours."""
+    from .render import html_page
+
+    series: dict[str, list[tuple[str, Any]]] = {}
+    for d in ranking:
+        total = 0.0
+        for s in d["scores"]:
+            total += s["score"]
+            series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
+    hdr = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("wins"), _("points"), _("opponents"),
+           *(_("tiebreak {name}").format(name=t) for t in tb), _("unranked")]
+    sections = [(_("How this competition ranks"), words)]
+    if hon is not None:
+        sections.append((_("Honours"), _honours_lines(hon)))
+    return html_page(heading, hdr, [_row(d, unit, tb) for d in ranking], series,
+                     subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
+                     chart_heading=_("Score over the night") if day else _("Score over the season"),
+                     sections=sections)  # fmt: skip
+
+
+def competition_text(heading: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None, words: list[str],
+                     unit: str, tb: list[str], markdown: bool = False) -> str:
+    """The ranking as text (or markdown): the ranked table with trends, those listed apart, honours, rules."""
+    from .render import _md, sparkline, table
+
+    md = markdown
+    ranked = [d for d in ranking if d["rank"] is not None]
+    apart = [d for d in ranking if d["rank"] is None]
+    cols = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("points"),
+            *(_("tie {name}").format(name=t) for t in tb), _("trend")]
+    body = [[d["rank"], _md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["counted"],
+             d["tables"], decimal(d["points"]), *(decimal(d["tiebreak"][t]) for t in tb),
+             sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
+    out = [f"## {heading}\n" if md else heading]
+    if not ranking:
+        out.append(_("no sessions count for this competition yet"))
+    if ranked:
+        out.append(table(body, cols, tablefmt="pipe" if md else "simple"))
+    if apart:
+        out.append(("\n### " if md else "\n") + _("Listed apart, unranked") + ("\n" if md else ":"))
+        out.append(table([[_md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["unranked"]]
+                          for d in apart], [_("player"), _("score"), _(unit), _("why")], tablefmt="pipe" if md else "simple"))
+    if hon is not None:
+        out.append("\n### " + _("Honours") + "\n" if md else "\n" + _("honours:"))
+        out.extend(("- " if md else "  ") + x for x in _honours_lines(hon))
+    out.append("\n### " + _("How this competition ranks") + "\n" if md else "\n" + _("how it ranks:"))
+    out.extend(("- " if md else "  ") + x for x in words)
+    return "\n".join(out)

@@ -64,6 +64,17 @@ def write(name: str, listing: Listing, csv_dialect: str = "excel") -> str:
     return FORMATS[name].write(listing, csv_dialect)
 
 
+def column(header: str) -> str:
+    """A table's column header in the current language: its "column" sense (NP_("column", ...)) when the
+    catalogue has one, else the plain msgid's."""
+    from ..core.i18n import _, dutch, pgettext
+
+    if not dutch():
+        return header
+    shown = pgettext("column", header)
+    return shown if shown != header else _(header)
+
+
 def _need(part: Callable[[], str] | None, name: str) -> Callable[[], str]:
     if part is None:
         raise ValueError(f"this listing has no {name} form")
@@ -75,11 +86,10 @@ def _need(part: Callable[[], str] | None, name: str) -> Callable[[], str]:
 def _person(listing: Listing, csv_dialect: str) -> str:
     if listing.text is not None:
         return listing.text() + "\n"
-    from ..core.i18n import _
     from .render import table
 
     # a person's table has its column names in the language (CSV and JSON keep the English ones)
-    return table(listing.rows, [_(h) for h in listing.headers], **listing.table_kw) + "\n"
+    return table(listing.rows, [column(h) for h in listing.headers], **listing.table_kw) + "\n"
 
 
 @register("json", "JSON", machine=True)

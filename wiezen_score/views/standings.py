@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.dates import date_text
-from ..core.i18n import _
+from ..core.i18n import N_, NP_, _
 from ..core.numbers import percent, rounded
 
 
@@ -45,3 +45,47 @@ def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
 
 
 HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
+
+
+#: the columns of the standings table and page (after "#"), as msgids: translated where shown
+STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), NP_("column", "deals"), N_("taken"), N_("made"),
+                     N_("success"),
+                     N_("best"), N_("worst"), N_("average"), N_("trend"))
+
+
+def standings_json(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The `standings --json` document: each player's figures with his rank (average rounded to 2 decimals)."""
+    return [{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items)]
+
+
+def standings_html(items: list[dict[str, Any]], series: dict[str, list[tuple[str, Any]]], period: str,
+                   title: str | None, today: str) -> str:
+    """The standings as one self-contained HTML page with the season's chart."""
+    from .formats import column
+    from .render import html_page
+
+    rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
+    headers = ["#", *(column(h) for h in STANDINGS_COLUMNS[:10])]
+    sub = _("{period}; as of {date}.").format(period=f"{period[:1].upper()}{period[1:]}", date=today) if title else ""
+    return html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub)
+
+
+def standings_text(items: list[dict[str, Any]], series: dict[str, list[tuple[str, Any]]], period: str,
+                   markdown: bool = False) -> str:
+    """The standings as a text table with a trend sparkline per player (or a markdown table with its heading)."""
+    from ..core.numbers import signed_decimal as num
+    from .formats import column
+    from .render import _md, sparkline, table
+
+    rows = [
+        [rank, _md(d["player"]) if markdown else d["player"], num(d["points"]), d["sessions"],
+         d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
+         num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
+        for rank, d in zip(ranks(items), items)
+    ]  # fmt: skip
+    headers = ["#", *(column(h) for h in STANDINGS_COLUMNS)]
+    align = ("right", "left") + ("right",) * 9 + ("left",)
+    if markdown:
+        return ("## " + _("Standings, {period}").format(period=period) + "\n\n"
+                + table(rows, headers, tablefmt="pipe", colalign=align))
+    return _("standings, {period}").format(period=period) + "\n" + table(rows, headers, colalign=align)
