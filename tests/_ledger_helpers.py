@@ -129,9 +129,12 @@ def last_line(text: str) -> str:
 
 
 def copy_ledger(template: Path, dest: Path) -> Path:
-    """Copy a ledger file and the files beside it that share its name (-wal, -shm, backups) to ``dest``."""
+    """Copy a ledger file and the files beside it that share its name (-wal, backups) to ``dest``. Not -shm: that
+    is SQLite's index of the WAL shared between open connections, which it builds again for the copy."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     for f in template.parent.iterdir():
+        if f.name == template.name + "-shm":
+            continue
         if f.name == template.name or f.name.startswith(template.name + "-") or f.name.startswith(template.name + "."):
             shutil.copy2(f, dest.parent / (dest.name + f.name[len(template.name):]))
     return dest
