@@ -8,8 +8,8 @@
 
 The msgids come from three places: ``_()``, ``N_()`` and ``ngettext()`` in wiezen_score (extracted with babel,
 a development dependency); the help texts, found by walking the click command tree (paragraph by paragraph,
-and the upper-case words of metavars, as cli/lang.py translates them when shown); and click's own messages
-(extracted from the installed click, whose ``_`` cli/lang.py points at our catalogue in Dutch).
+and the upper-case words of metavars, as cli/dutch.py translates them when shown); and click's own messages
+(extracted from the installed click, whose ``_`` cli/dutch.py points at our catalogue in Dutch).
 
 This tool never rewrites or reorders the .po: two people edit it by hand (one adds near the top, one at the
 end). ``missing`` prints stubs to paste; ``compile`` reads the .po and writes only the .mo, deterministically
@@ -254,12 +254,12 @@ def _babel(found: dict[str, Message], files: list[Path], base: Path, label: str)
 
 
 def _help_tree(found: dict[str, Message]) -> None:
-    """The help texts and metavar words of every command, as cli/lang.py looks them up."""
+    """The help texts and metavar words of every command, as cli/dutch.py looks them up."""
     sys.path.insert(0, str(ROOT))
     import click
 
     from wiezen_score.cli import COMMANDS, cli
-    from wiezen_score.cli.lang import command_help, help_paragraphs, metavar_words
+    from wiezen_score.cli.dutch import command_help, help_paragraphs, metavar_words
 
     def walk(cmd: click.Command, path: str, parent: click.Context | None) -> None:
         ctx = click.Context(cmd, info_name=path.split()[-1], parent=parent)
@@ -290,7 +290,7 @@ def _help_tree(found: dict[str, Message]) -> None:
 def click_files() -> list[Path]:
     import click
 
-    from wiezen_score.cli.lang import CLICK_MESSAGE_MODULES
+    from wiezen_score.cli.dutch import CLICK_MESSAGE_MODULES
 
     base = Path(click.__file__).parent
     return [base / f"{m}.py" for m in CLICK_MESSAGE_MODULES if (base / f"{m}.py").exists()]

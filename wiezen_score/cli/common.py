@@ -83,7 +83,7 @@ class SafePath(click.Path):
             from ..views.safe import safe
 
             self.fail(_("'{name}' is not a file name: it holds a NUL byte").format(name=safe(value)), param, ctx)
-        return super().convert(value, param, ctx)  # in Dutch, click's name for it ("bestand") too: cli/lang.py
+        return super().convert(value, param, ctx)  # in Dutch, click's name for it ("bestand") too: cli/dutch.py
 
 
 def read_text_file(path: str, what: str = N_("file")) -> str:
