@@ -119,6 +119,8 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
     from .. import ledger
     from ..ledger import precedents as P
 
+    from ..core.dates import date_text
+
     lo, hi = _when(since), _when(until)
     items: list[Any] = []
     path = ledger.existing_db_path(_db(ctx))
@@ -134,7 +136,7 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
         return
     output.emit(
         [N_("id"), N_("date"), N_("title"), N_("tags"), N_("from"), N_("players")],
-        [[p.id, p.date, p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
+        [[p.id, date_text(p.date), p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
         [p.item() for p in items],
     )
 

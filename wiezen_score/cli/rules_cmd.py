@@ -31,8 +31,8 @@ def _all_rules(ctx: click.Context) -> list[tuple[str, str, str]]:
     from .. import ledger
     from ..core.presets import preset_text
 
-    out = [(name, "built in", preset_text(name)) for name in PRESETS]
-    out += [(name, "added", text) for name, text in ledger.added_rules(ctx.obj.get("db"))]
+    out = [(name, N_("built in"), preset_text(name)) for name in PRESETS]
+    out += [(name, N_("added"), text) for name, text in ledger.added_rules(ctx.obj.get("db"))]
     return out
 
 
@@ -55,7 +55,9 @@ def list_(ctx: click.Context, output: Output) -> None:
         output.emit([N_("name"), N_("origin"), N_("description"), N_("summary")],
                     [[r["name"], r["origin"], r["description"], r["summary"]] for r in items], items)
     else:
-        output.emit([N_("name"), N_("origin"), N_("summary")], [[r["name"], r["origin"], r["summary"]] for r in items], items)
+        # the table is for a person: its origin in the language spoken (JSON keeps "built in", "added")
+        output.emit([N_("name"), N_("origin"), N_("summary")], [[r["name"], _(r["origin"]), r["summary"]] for r in items],
+                    items)
 
 
 @rules.command()
