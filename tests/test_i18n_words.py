@@ -200,3 +200,12 @@ def test_the_installed_command_in_a_real_process(tmp_path):
     env["WIEZEN_DB"] = str(tmp_path / "w.db")
     r = subprocess.run([exe, "--lang", "nl", "deal", "samen", "9"], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith("Fout: ")
+
+
+def test_listings_for_a_person_are_dutch_their_json_is_not(tmp_path):
+    db = tmp_path / "w.db"
+    table = run(db, "rules", "list", lang="nl").stdout
+    assert table.splitlines()[0].split() == ["naam", "herkomst", "samenvatting"]
+    assert "ingebouwd" in table and "built in" not in table
+    doc = json.loads(run(db, "rules", "list", "--json", lang="nl").stdout)
+    assert {r["origin"] for r in doc} == {"built in"}
