@@ -66,3 +66,19 @@ def test_a_format_without_its_form_is_an_error():
 
 def test_machine_formats_are_marked():
     assert {name for name, f in FORMATS.items() if f.machine} == {"json", "csv"}
+
+
+def test_no_command_chooses_its_output_by_an_if_chain_on_the_format():
+    import pathlib
+    import re
+
+    cli_dir = pathlib.Path(__file__).resolve().parent.parent / "wiezen_score" / "cli"
+    found = [
+        f"{p.name}:{n}"
+        for p in sorted(cli_dir.glob("*.py"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\b(output\.format|out_format)\s*(==|!=|in\b)", line)
+    ]
+    # the one exception: `precedent search` prints its text itself, in colour on a terminal (json and csv
+    # still go through the registry)
+    assert len(found) == 1 and found[0].startswith("precedent.py:"), found

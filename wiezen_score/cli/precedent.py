@@ -127,17 +127,13 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = P.list_(led, lo, hi, tag, player, session_id)
-    if output.format == "table" and not items:
-        filtered = any(v is not None for v in (since, until, tag, player, session_id))
-        echo(_("no precedents match") if filtered else _("no precedents yet"))
-        return
-    if output.format == "csv":
-        output.emit(_CSV_HEADERS, _csv_rows(items), None)
-        return
+    filtered = any(v is not None for v in (since, until, tag, player, session_id))
+    empty = _("no precedents match") if filtered else _("no precedents yet")
     output.emit(
         [N_("id"), N_("date"), N_("title"), N_("tags"), N_("from"), N_("players")],
         [[p.id, date_text(p.date), p.title, ", ".join(p.tags), _source(p), ", ".join(p.players)] for p in items],
         [p.item() for p in items],
+        text=None if items else lambda: empty, csv_headers=_CSV_HEADERS, csv_rows=_csv_rows(items),
     )
 
 

@@ -51,13 +51,10 @@ def list_(ctx: click.Context, output: Output) -> None:
     for name, origin, text in _all_rules(ctx):
         r = parse_rules(text, name)
         items.append({"name": name, "origin": origin, "description": r.description, "summary": summary(r)})
-    if output.format == "csv":
-        output.emit([N_("name"), N_("origin"), N_("description"), N_("summary")],
-                    [[r["name"], r["origin"], r["description"], r["summary"]] for r in items], items)
-    else:
-        # the table is for a person: its origin in the language spoken (JSON keeps "built in", "added")
-        output.emit([N_("name"), N_("origin"), N_("summary")], [[r["name"], _(r["origin"]), r["summary"]] for r in items],
-                    items)
+    # the table is for a person: its origin in the language spoken (JSON and CSV keep "built in", "added")
+    output.emit([N_("name"), N_("origin"), N_("summary")], [[r["name"], _(r["origin"]), r["summary"]] for r in items],
+                items, csv_headers=[N_("name"), N_("origin"), N_("description"), N_("summary")],
+                csv_rows=[[r["name"], r["origin"], r["description"], r["summary"]] for r in items])
 
 
 @rules.command()

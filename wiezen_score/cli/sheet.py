@@ -115,19 +115,16 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
             items = led.sessions(lo, hi)
     from ..core.dates import day_text, weekday_name
 
-    if output.format == "table" and not items:
-        echo(_("no sessions in that period") if since is not None or until is not None else _("no sessions yet"))
-        return
-    if output.format == "csv":
-        rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
+    empty = _("no sessions in that period") if since is not None or until is not None else _("no sessions yet")
+    csv_rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
                  i["leader"], i["rules"], int(i["open"])] for i in items]  # fmt: skip
-        headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
-    else:
-        rows = [[i["id"], day_text(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
-                 i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
-        headers = [N_("id"), N_("date"), N_("name"), N_("players"), NP_("column", "deals"), N_("leader"), N_("rules")]
+    csv_headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
+    rows = [[i["id"], day_text(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
+             i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
+    headers = [N_("id"), N_("date"), N_("name"), N_("players"), NP_("column", "deals"), N_("leader"), N_("rules")]
     output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
-                                 "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items])
+                                 "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items],
+                text=None if items else lambda: empty, csv_headers=csv_headers, csv_rows=csv_rows)
 
 
 @click.command()
