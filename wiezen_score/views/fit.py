@@ -14,7 +14,22 @@ from typing import Any
 
 from ..core.i18n import _
 
-__all__ = ["compact_sheet", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
+__all__ = ["compact_sheet", "entry_words", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
+
+
+def entry_words(e: Mapping[str, Any]) -> str:
+    """The entry's text as a person reads it, without its reason: the stored text (the grammar's words) in
+    English; in Dutch a penalty and a redeal in the words `wiezen play` takes in Dutch (``straf piet rondje``,
+    ``opnieuw delen``). The stored text itself never changes."""
+    text = str(e["text"])
+    if e.get("kind") == "penalty" and text.startswith("penalty "):
+        who = text[len("penalty "):]
+        if who.endswith(" round"):
+            return _("penalty {player} round").format(player=who[: -len(" round")])
+        return _("penalty {player}").format(player=who)
+    if e.get("kind") == "redeal" and text == "redeal":
+        return _("redeal")
+    return text
 
 
 def wrap(line: str, width: int | None, indent: str = "  ") -> list[str]:
@@ -134,7 +149,7 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
     room = width - (sum(widths) + 2 * (len(widths) - 1))
     texts = []
     for n, d, e, m, vals in cells:
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         texts.append(_("~{entry}~ voided").format(entry=text) if e["voided"] else text)
     needed = max([len(_("totals")), *(len(shorten_text(t, names, 10**6)) for t in texts)])
     if room < (min(needed, 24) if want_room else _MIN_ENTRY):
@@ -156,7 +171,7 @@ def entry_lines(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width
     out = []
     for e in rows:
         mark = f" x{e['multiplier']}" if e["multiplier"] > 1 else ""
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         if e["voided"]:
             out += wrap(f"#{e['no']} ({e['dealer']}) " + _("~{entry}~ voided").format(entry=text), width)
             continue

@@ -8,6 +8,7 @@ from ..core.dates import date_text
 from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
+from .fit import entry_words
 from .render import table
 
 
@@ -53,7 +54,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
-            text = _("~{entry}~ voided").format(entry=e["text"]) + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
+            text = _("~{entry}~ voided").format(entry=entry_words(e)) + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
             if e.get("voided_after"):
                 text += f" ({correction_note(e['voided_after'])})"
             rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
@@ -69,7 +70,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
                 cells.append(fmt(plain(running[p])))
             else:
                 cells.append(f"{fmt(plain(running[p]))}  ({signed(e['points'][p])})")
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         if e.get("precedents"):
             text += _ruling_mark(e["precedents"])
         if e.get("correction"):
@@ -139,7 +140,7 @@ def sheet_html(doc: dict[str, Any]) -> str:
     series: dict[str, list[tuple[str, Any]]] = {p: [(_("start"), 0)] for p in players}
     for e in doc["entries"]:
         mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
-        text = e["text"] + (f" - {e['reason']}" if e.get("reason") else "")
+        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         if e.get("correction"):
             text += f" ({correction_note(e['correction'])})"
         if e["voided"]:
