@@ -26,6 +26,7 @@ from .common import echo, COUNT, SafePath
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _, dutch
 from ..core.numbers import fmt, signed
+from ..core.sessionfile import DUTCH_HEADS, canonical_line
 from ..core.text import as_count
 from ..views.sheet import recorded_line, resolved_text
 from .common import _db
@@ -37,53 +38,10 @@ QUIT_WORDS = ("quit", "exit", "q")
 #: a yes to a confirmation, in either language (anything else is no: nee, no, n, Enter)
 YES_WORDS = ("y", "yes", "j", "ja")
 
-#: the first word of a line as a Dutch-speaking table types it, accepted whatever the language: play's commands
-#: and the kinds of line of a session file ("pas"/"pass", "rondje pas", "carte blanche" are the grammar's own)
-DUTCH_HEADS = {
-    "hulp": "help", "stop": "quit", "stoppen": "quit", "blad": "sheet", "scoreblad": "sheet", "uitleg": "explain",
-    "afrekenen": "settle", "einde": "end", "sluiten": "end", "ongedaan": "undo", "verbeter": "amend",
-    "verbeteren": "amend", "straf": "penalty", "strafpunten": "penalty", "herdelen": "redeal", "spelers": "players",
-    "regels": "rules", "huisregels": "rules", "sessie": "session", "spelen": "deals", "rondes": "rounds",
-    "doel": "target", "ronde": "round", "tafel": "table", "label": "tag",
-}
 #: the Dutch words offered by tab completion when the language is Dutch
 DUTCH_COMMAND_WORDS = ("afrekenen", "blad", "einde", "hulp", "ongedaan", "stop", "straf", "uitleg", "verbeter")
 DUTCH_HEADER_WORDS = ("regels", "sessie", "spelers")
 
-
-def canonical_line(line: str) -> str:
-    """``line`` with its Dutch words put in the words of the grammar (``ongedaan`` -> ``undo``, ``straf jan
-    rondje`` -> ``penalty jan round``, ``spelers ... deler jan`` -> ``players ... dealer jan``, ``ronde 2 tafel 3``);
-    a line without any comes back unchanged."""
-    words = line.split()
-    if not words:
-        return line
-    head = words[0].lower()
-    changed = True
-    if head == "ongedaan" and len(words) > 1 and words[1].lower() == "maken":
-        words = ["undo", *words[2:]]
-    elif head == "opnieuw" and len(words) > 1 and words[1].lower() == "delen":
-        words = ["redeal", *words[2:]]
-    elif head in DUTCH_HEADS:
-        if DUTCH_HEADS[head] == "session":  # the rest as typed: a quoted name keeps its spaces
-            return "session" + line.lstrip()[len(words[0]):]
-        words = [DUTCH_HEADS[head], *words[1:]]
-    else:
-        changed = False
-    head = words[0].lower()
-    if head == "penalty" and len(words) > 2 and words[2].lower() == "rondje":
-        words[2], changed = "round", True
-    elif head == "players" and len(words) >= 3 and words[-2].lower() == "deler":
-        words[-2], changed = "dealer", True
-    elif head in ("round", "table"):
-        fixed = [{"ronde": "round", "tafel": "table"}.get(w.lower(), w) for w in words]
-        changed = changed or fixed != words
-        words = fixed
-    elif head == "amend" and len(words) > 2:
-        entry = canonical_line(" ".join(words[2:]))
-        if entry != " ".join(words[2:]):
-            words, changed = [*words[:2], *entry.split()], True
-    return " ".join(words) if changed else line
 
 HELP = N_("""\
 Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).

@@ -12,6 +12,9 @@
     penalty jan renonce in troef            strafpunten; "penalty jan round te laat" for a round
     undo [reason]
     amend 3 samen 8 jan+piet 8              (play only in practice; replay accepts it too)
+
+The Dutch words a table uses are accepted too, whatever the language: sessie, regels, spelers ... deler piet,
+label, ronde 2 tafel 3, straf jan [rondje], opnieuw delen / herdelen, ongedaan [maken], verbeter 3 ...
 """
 
 from __future__ import annotations
@@ -81,6 +84,53 @@ PASS_WORDS = ("pas", "pass", "passen", "rondje-pas")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+#: the first word of a line as a Dutch-speaking table types it, accepted whatever the language, by `play` and in
+#: the session files given to `replay`: the kinds of line of a session file and play's own commands (those mean
+#: something in play only). "pas"/"pass", "rondje pas" and "carte blanche" are the grammar's own words.
+DUTCH_HEADS = {
+    "hulp": "help", "stop": "quit", "stoppen": "quit", "blad": "sheet", "scoreblad": "sheet", "uitleg": "explain",
+    "afrekenen": "settle", "einde": "end", "sluiten": "end", "ongedaan": "undo", "verbeter": "amend",
+    "verbeteren": "amend", "straf": "penalty", "strafpunten": "penalty", "herdelen": "redeal", "spelers": "players",
+    "regels": "rules", "huisregels": "rules", "sessie": "session", "spelen": "deals", "rondes": "rounds",
+    "doel": "target", "ronde": "round", "tafel": "table", "label": "tag",
+}
+
+
+def canonical_line(line: str) -> str:
+    """``line`` with its Dutch words put in the words of the grammar (``ongedaan`` -> ``undo``, ``straf jan
+    rondje`` -> ``penalty jan round``, ``spelers ... deler jan`` -> ``players ... dealer jan``, ``ronde 2 tafel 3``);
+    a line without any comes back unchanged."""
+    words = line.split()
+    if not words:
+        return line
+    head = words[0].lower()
+    changed = True
+    if head == "ongedaan" and len(words) > 1 and words[1].lower() == "maken":
+        words = ["undo", *words[2:]]
+    elif head == "opnieuw" and len(words) > 1 and words[1].lower() == "delen":
+        words = ["redeal", *words[2:]]
+    elif head in DUTCH_HEADS:
+        if DUTCH_HEADS[head] == "session":  # the rest as typed: a quoted name keeps its spaces
+            return "session" + line.lstrip()[len(words[0]):]
+        words = [DUTCH_HEADS[head], *words[1:]]
+    else:
+        changed = False
+    head = words[0].lower()
+    if head == "penalty" and len(words) > 2 and words[2].lower() == "rondje":
+        words[2], changed = "round", True
+    elif head == "players" and len(words) >= 3 and words[-2].lower() == "deler":
+        words[-2], changed = "dealer", True
+    elif head in ("round", "table"):
+        fixed = [{"ronde": "round", "tafel": "table"}.get(w.lower(), w) for w in words]
+        changed = changed or fixed != words
+        words = fixed
+    elif head == "amend" and len(words) > 2:
+        entry = canonical_line(" ".join(words[2:]))
+        if entry != " ".join(words[2:]):
+            words, changed = [*words[:2], *entry.split()], True
+    return " ".join(words) if changed else line
+
+
 def parse_entry(words: list[str]) -> EntryInput | Undo:
     """An entry line (no header): deal, pas, redeal, penalty, undo."""
     if not words:
@@ -119,8 +169,9 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
 
 
 def parse_line(line: str) -> Line | None:
-    """One line of a session file; None for blank lines and comments."""
-    s = line.strip()
+    """One line of a session file, in English or Dutch words (:func:`canonical_line`); None for blank lines and
+    comments."""
+    s = canonical_line(line.strip())
     if not s or s.startswith("#"):
         return None
     words = s.split()
