@@ -170,3 +170,46 @@ def test_a_bad_dutch_line_in_a_session_file_is_one_error_and_records_nothing(tmp
     assert r.exit_code == 1
     assert "line 2" in r.output and "penalty needs the offender" in r.output
     assert wz(db, "sheet").exit_code != 0
+
+
+def test_rules_list_summaries_are_dutch_in_dutch(tmp_path):
+    r = wz(tmp_path / "club.db", "--lang", "nl", "rules", "list")
+    assert r.exit_code == 0, r.output
+    rows = {line.split()[0]: line for line in r.output.splitlines()[2:]}
+    assert rows["whisthub"].endswith(
+        "Kleurenwiezen zoals gespeeld op Whisthub (bron 002); rondje pas: dezelfde deler, volgend spel x2; "
+        "meerdere miseries: elk apart")
+    assert "Wikibooks Wiezen, kolom 'puntenverdeling wiezen' (bron 001)" in rows["wikibooks-wiezen"]
+    assert rows["wikibooks-wiezen"].endswith("meerdere miseries: gedeeld")
+    assert "IWWA-toernooitabel zoals score-apps ze toepassen" in rows["iwwa"]
+    for english in ("as played", "source", "column", "alone", "split", "tournament"):
+        assert english not in r.output
+
+
+def test_rules_list_summaries_in_english_and_json_are_unchanged(tmp_path):
+    r = wz(tmp_path / "club.db", "rules", "list")
+    assert "Kleurenwiezen as played on Whisthub (source 002); rondje pas: same dealer, next deal x2; " \
+           "several miseries: alone" in r.output
+    for lang in ("en", "nl"):
+        items = json.loads(wz(tmp_path / "club.db", "--lang", lang, "rules", "list", "--json").output)
+        wiki = next(i for i in items if i["name"] == "wikibooks-wiezen")
+        assert wiki["summary"].endswith("several miseries: split")
+        assert wiki["description"] == "Wikibooks Wiezen, column 'puntenverdeling wiezen' (source 001)"
+
+
+def test_a_doubling_that_adds_is_said_in_dutch(nl):
+    from dataclasses import replace
+
+    from wiezen_score.core.presets import load_preset
+    from wiezen_score.core.rules import summary
+
+    text = summary(replace(load_preset("whisthub"), doubling="add", description="Onze regels"))
+    assert text == "Onze regels; rondje pas: dezelfde deler, volgend spel x2; meerdere miseries: elk apart; " \
+                   "verdubbelingen opgeteld"
+
+
+def test_every_preset_description_is_in_the_catalogue():
+    from wiezen_score.core.presets import load_preset
+    from wiezen_score.core.rules import PRESET_DESCRIPTIONS, PRESETS
+
+    assert sorted(load_preset(p).description for p in PRESETS) == sorted(PRESET_DESCRIPTIONS)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from .errors import WiezenError
-from .i18n import _
+from .i18n import NP_, _, pgettext
 
 PRESETS: tuple[str, ...] = (
     "whisthub",
@@ -21,6 +21,21 @@ PRESETS: tuple[str, ...] = (
     "iwwa",
 )
 DEFAULT_RULES = "whisthub"
+
+#: the presets' descriptions (English text in their TOML files), marked for the catalogue: a summary shows a
+#: description in the language spoken when the catalogue has it (house rules a club adds keep their own text);
+#: tests/test_i18n_rest.py fails when a preset's description is not listed here
+PRESET_DESCRIPTIONS: tuple[str, ...] = (
+    NP_("house rules", "Kleurenwiezen as played on Whisthub (source 002)"),
+    NP_("house rules", "Huisregels van Hemiksem en de Rupelstreek (source 000)"),
+    NP_("house rules", "Wikibooks Wiezen, column 'puntenverdeling wiezen' (source 001)"),
+    NP_("house rules", "Wikibooks Wiezen, column 'puntenverdeling kleurenwiezen' (source 001)"),
+    NP_("house rules", "IWWA tournament table as implemented by score apps (provisional: the federation's own text "
+                       "was not at hand)"),
+)
+#: how several miseries of one deal are settled, and how doublings combine, as a summary says them
+_MULTI_MISERIE_WORDS = {"alone": NP_("several miseries", "alone"), "split": NP_("several miseries", "split")}
+_DOUBLING_WORDS = {"multiply": NP_("doublings", "multiply"), "add": NP_("doublings", "add")}
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -416,9 +431,13 @@ def summary(rules: HouseRules) -> str:
         "stack": _("each one doubles again"),
         "queue": _("each one doubles one later deal"),
     }[rules.all_pass_double]
+    description = pgettext("house rules", rules.description) if rules.description in PRESET_DESCRIPTIONS else rules.description
+    miseries = _MULTI_MISERIE_WORDS.get(rules.multi_miserie)
     out = _("{description}; rondje pas: {dealer}, {double}; several miseries: {miseries}").format(
-        description=rules.description, dealer=dealer, double=double, miseries=rules.multi_miserie
+        description=description, dealer=dealer, double=double,
+        miseries=pgettext("several miseries", miseries) if miseries else rules.multi_miserie,
     )
     if rules.doubling != "multiply":
-        out += _("; doublings {how}").format(how=rules.doubling)
+        how = _DOUBLING_WORDS.get(rules.doubling)
+        out += _("; doublings {how}").format(how=pgettext("doublings", how) if how else rules.doubling)
     return out
