@@ -213,3 +213,31 @@ def test_every_preset_description_is_in_the_catalogue():
     from wiezen_score.core.rules import PRESET_DESCRIPTIONS, PRESETS
 
     assert sorted(load_preset(p).description for p in PRESETS) == sorted(PRESET_DESCRIPTIONS)
+
+
+def test_explain_and_the_live_page_name_a_penalty_in_dutch(db, nl):
+    from wiezen_score.ledger.documents import explain_doc
+    from wiezen_score.views.explain import render_explain
+    from wiezen_score.views.live import live_page
+
+    with open_ledger(str(db), readonly=True) as led:
+        ex = explain_doc(led, led.session(), 2)
+    assert render_explain(ex).splitlines()[0] == "#2 straf piet rondje (sessie 1, rupelstreek; deler piet)"
+    page = live_page(_sheet(db), scorer_action="/s/x", nonce="n")
+    assert "straf piet rondje" in page and "straf jan" in page and "penalty piet" not in page
+    i18n.set_language("en")
+    assert render_explain(ex).splitlines()[0] == "#2 penalty piet round (session 1, rupelstreek; dealer piet)"
+    assert "penalty piet round" in live_page(_sheet(db))
+
+
+def test_recording_and_undoing_a_penalty_says_it_in_dutch(tmp_path):
+    path = tmp_path / "club.db"
+    ok(path, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek")
+    r = ok(path, "--lang", "nl", "penalty", "piet", "--round", "--reason", "te laat")
+    assert r.output.splitlines()[0] == "#1 straf piet rondje: jan 0, piet 0, mieke 0, lotte 0"
+    assert ok(path, "--lang", "nl", "undo").output.splitlines()[0] == "geschrapt: #1 straf piet rondje"
+    r = ok(path, "penalty", "piet", "--round")
+    assert r.output.splitlines()[0] == "#2 penalty piet round: jan 0, piet 0, mieke 0, lotte 0"
+    assert ok(path, "undo").output.splitlines()[0] == "voided #2 penalty piet round"
+    r = ok(path, "--lang", "nl", "play", input="straf jan\nblad\n")
+    assert "straf jan" in r.output and "penalty" not in r.output

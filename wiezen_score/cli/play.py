@@ -28,8 +28,16 @@ from ..core.i18n import N_, _, dutch
 from ..core.numbers import fmt, signed
 from ..core.sessionfile import DUTCH_HEADS, canonical_line
 from ..core.text import as_count
+from ..views.fit import row_words
 from ..views.sheet import recorded_line, resolved_text
 from .common import _db
+
+class _Words:
+    """An entry's kind and its resolved text, for :func:`row_words`."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind, self.text = kind, text
+
 
 COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent", "quit", "redeal", "settle", "sheet",
                  "undo")
@@ -239,11 +247,11 @@ class Table:
         if not counting:
             raise WiezenError(_("nothing to undo: the session has no entries that count"))
         last = counting[-1]
-        if not self.ask(_("undo #{number} {text}?").format(number=last.no, text=last.text + (" - " + last.reason if last.reason else ""))):
+        if not self.ask(_("undo #{number} {text}?").format(number=last.no, text=row_words(last) + (" - " + last.reason if last.reason else ""))):
             self.echo(_("not undone"))
             return
         row = self.led.undo(item.reason, expect=last.id)  # exactly the entry asked about, or nothing
-        self.echo(_("voided #{number} {text}").format(number=row.no, text=row.text))
+        self.echo(_("voided #{number} {text}").format(number=row.no, text=row_words(row)))
         self.show(s)
 
     def amend(self, s: Any, item: Any, line: str) -> None:
@@ -252,8 +260,8 @@ class Table:
             if any(r.no == item.no for r in self.led.entries(s)):
                 raise WiezenError(_("entry {number} is voided: amend an entry that counts").format(number=item.no))
             raise WiezenError(_("no entry {number} in this session").format(number=item.no))
-        new_text = resolved_text(item.entry, s.rules, s.players)
-        if not self.ask(_("amend #{number} {old} -> {new}?").format(number=item.no, old=old[0].text, new=new_text)):
+        new_text = row_words(_Words(item.entry.kind, resolved_text(item.entry, s.rules, s.players)))
+        if not self.ask(_("amend #{number} {old} -> {new}?").format(number=item.no, old=row_words(old[0]), new=new_text)):
             self.echo(_("not amended"))
             return
         sc, rescored = self.led.amend(item.no, item.entry, item.reason, expect=old[0].id)
@@ -337,7 +345,7 @@ class Table:
         counting = [r for r in self.led.entries(s) if not r.voided]
         no = counting[-1].no if counting else None
         pid = P.add(self.led, P.clean_title(title), P.clean_ruling(ruling), date=s.date, session_id=s.id, entry_no=no)
-        where = _(", linked to #{number} {text}").format(number=no, text=counting[-1].text) if counting else ""
+        where = _(", linked to #{number} {text}").format(number=no, text=row_words(counting[-1])) if counting else ""
         self.echo(_("recorded precedent {id}: {title}").format(id=pid, title=title.strip()) + where)
 
     def cmd_end(self, args: list[str]) -> None:

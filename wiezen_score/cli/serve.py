@@ -167,7 +167,9 @@ def record_from_form(path: str, live: LiveSheet, action: str, line: str) -> str:
                 shown=live.session_id, open=s.id))
         if isinstance(e, Undo):
             row = led.undo(e.reason)
-            return _("voided #{number} {text}").format(number=row.no, text=row.text)
+            from ..views.fit import row_words
+
+            return _("voided #{number} {text}").format(number=row.no, text=row_words(row))
         no, sc = led.record(e)
         return recorded_line(no, sc, s.players)
 

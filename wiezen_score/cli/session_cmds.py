@@ -278,7 +278,9 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
         row = led.undo(reason, session_id)
         s = led.require_open() if session_id is None else led.session(session_id)
         state, _steps = led.state(s)
-        echo(_("voided #{number} {text}").format(number=row.no, text=row.text))
+        from ..views.fit import row_words
+
+        echo(_("voided #{number} {text}").format(number=row.no, text=row_words(row)))
         echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items())))
         if s.ended_at is None:
             echo(_("next: {status}").format(status=status_line(s.players, state)))

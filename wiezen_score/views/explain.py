@@ -26,11 +26,12 @@ def _reason(reason: str) -> str:
 
 def render_explain(doc: dict[str, Any]) -> str:
     """The text of `explain`: the steps, or how the entry was voided; earlier versions last."""
+    from .fit import entry_words
     from .safe import safe_tree
 
     doc = safe_tree(doc)  # type: ignore[assignment]
     out = [_("#{no} {entry} (session {session}, {rules}; dealer {dealer})").format(
-        no=doc["no"], entry=doc["text"], session=doc["session"], rules=doc["rules"], dealer=doc["dealer"]
+        no=doc["no"], entry=entry_words(doc), session=doc["session"], rules=doc["rules"], dealer=doc["dealer"]
     )]
     rulings = [
         _("  ruling attached: precedent {id} \"{title}\" (`wiezen precedent show {id}`)").format(id=p["id"], title=p["title"])

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.i18n import _
 
-__all__ = ["compact_sheet", "entry_words", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
+__all__ = ["compact_sheet", "entry_words", "row_words", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
 
 
 def entry_words(e: Mapping[str, Any]) -> str:
@@ -30,6 +30,11 @@ def entry_words(e: Mapping[str, Any]) -> str:
     if e.get("kind") == "redeal" and text == "redeal":
         return _("redeal")
     return text
+
+
+def row_words(row: Any) -> str:
+    """:func:`entry_words` of a recorded row or a scored entry (anything with ``kind`` and ``text``)."""
+    return entry_words({"kind": row.kind, "text": row.text})
 
 
 def wrap(line: str, width: int | None, indent: str = "  ") -> list[str]:

@@ -116,7 +116,9 @@ def _chart(doc: Mapping[str, Any]) -> str:
 
 
 def _entry_text(e: Mapping[str, Any]) -> str:
-    text = str({"pass": "rondje pas", "redeal": _("redeal")}.get(e["kind"], e["text"]))
+    from .fit import entry_words
+
+    text = str({"pass": "rondje pas", "redeal": _("redeal")}.get(e["kind"]) or entry_words(e))
     if e.get("reason"):
         text += f" ({e['reason']})"
     return text

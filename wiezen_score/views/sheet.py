@@ -8,7 +8,7 @@ from ..core.dates import date_text
 from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
-from .fit import entry_words
+from .fit import entry_words, row_words
 from .render import table
 
 
@@ -30,7 +30,7 @@ def status_line(players: tuple[str, ...], state: TableState) -> str:
 def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
     mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
     pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
-    return f"#{no} {sc.text}{mult}: {pts}"
+    return f"#{no} {row_words(sc)}{mult}: {pts}"
 
 
 def _ruling_mark(ids: list[int]) -> str:
