@@ -38,6 +38,25 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIEZEN_LANG", "en")
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """In-process commands and the `nl` fixture set the language module-wide; every test ends in English."""
+    yield
+    from wiezen_score.core import i18n
+
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def nl() -> Iterator[None]:
+    """The test renders in Dutch (in process); English again afterwards."""
+    from wiezen_score.core import i18n
+
+    i18n.set_language("nl")
+    yield
+    i18n.set_language("en")
+
+
 _TEMPLATES: dict[str, Path] = {}
 
 

@@ -21,13 +21,6 @@ from wiezen_score.core.session import EntryInput, TableState, apply
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
 
 
-@pytest.fixture
-def nl():
-    i18n.set_language("nl")
-    yield
-    i18n.set_language("en")
-
-
 def _explain(line: str, rules: str = "whisthub", multiplier: int = 1) -> tuple[str, ...]:
     r = load_preset(rules)
     return score(parse_deal(line, r, ["A", "B", "C", "D"]), r, ["A", "B", "C", "D"], multiplier).explanation

@@ -11,18 +11,10 @@ import sqlite3
 import pytest
 
 from _ledger_helpers import ok
-from wiezen_score.core import i18n
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.ledger.check import check_ledger
 from wiezen_score.ledger.exchange import import_doc, validate_header
 from wiezen_score.ledger.store import open_ledger
-
-
-@pytest.fixture
-def nl():
-    i18n.set_language("nl")
-    yield
-    i18n.set_language("en")
 
 
 @pytest.fixture

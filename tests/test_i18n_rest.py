@@ -22,13 +22,6 @@ from wiezen_score.core.numbers import signed
 
 
 @pytest.fixture
-def nl():
-    i18n.set_language("nl")
-    yield
-    i18n.set_language("en")
-
-
-@pytest.fixture
 def db(tmp_path):
     path = tmp_path / "club.db"
     ok(path, "session", "start", "--players", "jan,piet,mieke,lotte", "--date", "2026-11-27", "--rules", "rupelstreek")

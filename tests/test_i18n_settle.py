@@ -7,21 +7,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 
-from wiezen_score.core import i18n
 from wiezen_score.core.settle import settle
 from wiezen_score.views.settle import settle_text
 
 EVENING = SimpleNamespace(id=3, name="", date="2026-11-27")
 TOTALS = {"jan": 46, "piet": -46.5, "mieke": 0.5, "lotte": 0}
-
-
-@pytest.fixture
-def nl():
-    i18n.set_language("nl")
-    yield
-    i18n.set_language("en")
 
 
 def _words(text: str) -> list[list[str]]:

@@ -9,19 +9,11 @@ from __future__ import annotations
 import pytest
 
 from _ledger_helpers import ok
-from wiezen_score.core import i18n
 from wiezen_score.ledger.documents import explain_doc, sheet_doc
 from wiezen_score.ledger.store import open_ledger
 from wiezen_score.views.explain import render_explain
 from wiezen_score.views.live import csp, live_page, script
 from wiezen_score.views.sheet import render_sheet, sheet_html
-
-
-@pytest.fixture
-def nl():
-    i18n.set_language("nl")
-    yield
-    i18n.set_language("en")
 
 
 @pytest.fixture
