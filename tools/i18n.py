@@ -14,6 +14,11 @@ and the upper-case words of metavars, as cli/dutch.py translates them when shown
 This tool never rewrites or reorders the .po: two people edit it by hand (one adds near the top, one at the
 end). ``missing`` prints stubs to paste; ``compile`` reads the .po and writes only the .mo, deterministically
 (the header is copied as written), so the committed .mo can be compared with a fresh compile.
+
+Why the .po is read and the .mo written here rather than with babel's ``read_po``/``write_mo``: babel keeps the
+first of two entries with the same msgid without a word (the mistake two people editing one file make), and
+its ``write_mo`` writes a header with the current time; here a duplicate is a problem with its line number, and
+the same .po always compiles to the same bytes. Babel still does the extraction from the source.
 """
 
 from __future__ import annotations
