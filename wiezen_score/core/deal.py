@@ -13,23 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import WiezenError
 from .i18n import _
+from .frozen import Frozen
 from .rules import Contract, HouseRules, MiserieContract, TrickContract, normalize_word
 from .text import as_count, is_digits, shorten
 
 OVER_TROEL = "over-troel"
 
 
-@dataclass(frozen=True)
-class TrickDeal:
+class TrickDeal(Frozen):
     contract: TrickContract
     level: int
     takers: tuple[str, ...]  # the bidder, and the partner for team contracts
     tricks: int  # what the takers took together
+    _fields = ("contract", "level", "takers", "tricks")
+
+    def __init__(self, contract: TrickContract, level: int, takers: tuple[str, ...], tricks: int) -> None:
+        d = self.__dict__
+        d["contract"], d["level"], d["takers"], d["tricks"] = contract, level, takers, tricks
 
     @property
     def text(self) -> str:
@@ -40,11 +44,15 @@ class TrickDeal:
         return self.takers
 
 
-@dataclass(frozen=True)
-class MiserieDeal:
+class MiserieDeal(Frozen):
     contract: MiserieContract
     plays: tuple[tuple[str, int], ...]  # (player, tricks he took), in the order typed
     over_troel: bool = False
+    _fields = ("contract", "plays", "over_troel")
+
+    def __init__(self, contract: MiserieContract, plays: tuple[tuple[str, int], ...], over_troel: bool = False) -> None:
+        d = self.__dict__
+        d["contract"], d["plays"], d["over_troel"] = contract, plays, over_troel
 
     @property
     def text(self) -> str:

@@ -7,11 +7,11 @@ Pure: parsing takes text, never a path. The built-in presets live as TOML files 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
+from .frozen import NEW_DICT, Frozen
 
 PRESETS: tuple[str, ...] = (
     "whisthub",
@@ -40,8 +40,7 @@ _DOUBLING_WORDS = {"multiply": NP_("doublings", "multiply"), "add": NP_("doublin
 _NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
-@dataclass(frozen=True)
-class TrickContract:
+class TrickContract(Frozen):
     """A contract played for a number of tricks (samen, alleen, abondance, troel, solo ...)."""
 
     name: str
@@ -57,6 +56,18 @@ class TrickContract:
     all_tricks: int | None = None
     all_tricks_times: int | None = None
     doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
+    _fields = ("name", "team", "levels", "made", "lost", "aliases", "overtrick", "overtrick_cap", "promote",
+               "undertrick", "all_tricks", "all_tricks_times", "doublings")
+
+    def __init__(self, name: str, team: bool, levels: tuple[int, ...], made: tuple[int, ...], lost: tuple[int, ...],
+                 aliases: tuple[str, ...] = (), overtrick: int = 0, overtrick_cap: int | None = None,
+                 promote: bool = False, undertrick: int = 0, all_tricks: int | None = None,
+                 all_tricks_times: int | None = None, doublings: int = 0) -> None:
+        d = self.__dict__
+        d["name"], d["team"], d["levels"], d["made"], d["lost"] = name, team, levels, made, lost
+        d["aliases"], d["overtrick"], d["overtrick_cap"], d["promote"] = aliases, overtrick, overtrick_cap, promote
+        d["undertrick"], d["all_tricks"], d["all_tricks_times"] = undertrick, all_tricks, all_tricks_times
+        d["doublings"] = doublings
 
     @property
     def is_miserie(self) -> bool:
@@ -67,8 +78,7 @@ class TrickContract:
         return self.made[i], self.lost[i]
 
 
-@dataclass(frozen=True)
-class MiserieContract:
+class MiserieContract(Frozen):
     """A no-trump contract played alone for an exact number of tricks (miseries, piccolo)."""
 
     name: str
@@ -76,6 +86,12 @@ class MiserieContract:
     points: int
     aliases: tuple[str, ...] = ()
     over_troel: int | None = None
+    _fields = ("name", "tricks", "points", "aliases", "over_troel")
+
+    def __init__(self, name: str, tricks: int, points: int, aliases: tuple[str, ...] = (),
+                 over_troel: int | None = None) -> None:
+        d = self.__dict__
+        d["name"], d["tricks"], d["points"], d["aliases"], d["over_troel"] = name, tricks, points, aliases, over_troel
 
     @property
     def is_miserie(self) -> bool:
@@ -85,8 +101,7 @@ class MiserieContract:
 Contract = Union[TrickContract, MiserieContract]
 
 
-@dataclass(frozen=True)
-class HouseRules:
+class HouseRules(Frozen):
     name: str
     contracts: tuple[Contract, ...]
     description: str = ""
@@ -95,14 +110,23 @@ class HouseRules:
     all_pass_dealer: str = "same"  # "same" | "next"
     all_pass_double: str = "none"  # "none" | "once" | "stack" | "queue"
     doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
-    _index: Mapping[str, Contract] = field(default_factory=dict, compare=False, repr=False)
+    _index: Mapping[str, Contract]  # every name and alias -> its contract (made from the contracts)
+    _fields = ("name", "contracts", "description", "penalty", "multi_miserie", "all_pass_dealer", "all_pass_double",
+               "doubling", "_index")
+    _compare = _repr = _fields[:-1]
 
-    def __post_init__(self) -> None:
-        index: dict[str, Contract] = {}
-        for c in self.contracts:
+    def __init__(self, name: str, contracts: tuple[Contract, ...], description: str = "", penalty: int = 5,
+                 multi_miserie: str = "alone", all_pass_dealer: str = "same", all_pass_double: str = "none",
+                 doubling: str = "multiply", _index: Mapping[str, Contract] = NEW_DICT) -> None:
+        d = self.__dict__
+        d["name"], d["contracts"], d["description"], d["penalty"] = name, contracts, description, penalty
+        d["multi_miserie"], d["all_pass_dealer"], d["all_pass_double"] = multi_miserie, all_pass_dealer, all_pass_double
+        d["doubling"] = doubling
+        index: dict[str, Contract] = {}  # (whatever _index was given: it follows from the contracts)
+        for c in contracts:
             for word in (c.name, *c.aliases):
                 index[word] = c
-        object.__setattr__(self, "_index", index)
+        d["_index"] = index
 
     def contract_names(self) -> list[str]:
         return [c.name for c in self.contracts]

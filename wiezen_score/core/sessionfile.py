@@ -21,17 +21,16 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Union
 
 from .errors import WiezenError
 from .i18n import _
+from .frozen import Frozen
 from .session import EntryInput
 from .text import as_count, is_digits, shorten
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(Frozen):
     key: str  # session | rules | players | tag | round
     name: str = ""
     date: str = ""
@@ -41,6 +40,13 @@ class Header:
     tag: str = ""
     round: int | None = None
     table: int | None = None
+    _fields = ("key", "name", "date", "rules", "players", "dealer", "tag", "round", "table")
+
+    def __init__(self, key: str, name: str = "", date: str = "", rules: str = "", players: tuple[str, ...] = (),
+                 dealer: str = "", tag: str = "", round: int | None = None, table: int | None = None) -> None:
+        d = self.__dict__
+        d["key"], d["name"], d["date"], d["rules"], d["players"] = key, name, date, rules, players
+        d["dealer"], d["tag"], d["round"], d["table"] = dealer, tag, round, table
 
 
 #: a competition's tag: a word of letters, digits, hyphens, dots or underscores
@@ -64,16 +70,23 @@ def check_number(value: int, what: str) -> int:
     return value
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(Frozen):
     reason: str = ""
+    _fields = ("reason",)
+
+    def __init__(self, reason: str = "") -> None:
+        self.__dict__["reason"] = reason
 
 
-@dataclass(frozen=True)
-class Amend:
+class Amend(Frozen):
     no: int
     entry: EntryInput
     reason: str = ""
+    _fields = ("no", "entry", "reason")
+
+    def __init__(self, no: int, entry: EntryInput, reason: str = "") -> None:
+        d = self.__dict__
+        d["no"], d["entry"], d["reason"] = no, entry, reason
 
 
 Line = Union[Header, EntryInput, Undo, Amend]
