@@ -124,3 +124,41 @@ def test_house_rules_index_follows_the_contracts() -> None:
     r = rules.HouseRules("x", (m,), _index={"other": m})
     assert r.find("miserie") is m and r.find("other") is None
     assert dataclasses.replace(r, penalty=7).find("grote-miserie") is m
+
+
+def _lazy_pair() -> tuple[type, type]:
+    """The same declaration as a lazy dataclass and as a dataclass."""
+    from wiezen_score.core.frozen import lazy_dataclass
+
+    def declare(decorate: Any) -> type:
+        @decorate(frozen=True)
+        class Seal:
+            n: int
+            code: str = "x"
+            later: tuple[str, ...] = ()
+
+            def twice(self) -> int:
+                return 2 * self.n
+
+        return Seal
+
+    return declare(lazy_dataclass), declare(dataclasses.dataclass)
+
+
+def test_a_lazy_dataclass_is_the_dataclass_once_used() -> None:
+    lazy, real = _lazy_pair()
+    assert "__eq__" not in lazy.__dict__  # not made at the declaration
+    a, b, r = lazy(1, "y"), lazy(1, "y"), real(1, "y")
+    assert "__eq__" in lazy.__dict__
+    assert repr(a) == repr(r) and a == b and hash(a) == hash(b) == hash(r) and a != lazy(2) and a.twice() == 2
+    assert inspect.signature(lazy) == inspect.signature(real)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.n = 3  # type: ignore[misc]
+    assert dataclasses.replace(a, code="z") == lazy(1, "z")
+
+
+def test_a_lazy_dataclass_asked_for_its_fields_first() -> None:
+    lazy, real = _lazy_pair()
+    assert dataclasses.is_dataclass(lazy)
+    assert [f.name for f in dataclasses.fields(lazy)] == [f.name for f in dataclasses.fields(real)] == ["n", "code", "later"]
+    assert lazy(5).later == () and dataclasses.asdict(lazy(5)) == dataclasses.asdict(real(5))

@@ -12,7 +12,6 @@ import click
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
 from ..core.rules import PRESETS, HouseRules, parse_rules
-from ..views.render import CSV_DIALECTS as CSV_DIALECT_SEPARATORS
 
 if TYPE_CHECKING:
     from ..core.session import Scored
@@ -251,7 +250,6 @@ def read_input(path: str, what: str = N_("file")) -> str:
 
 # ----------------------------------------------------------------------------------------- output options
 
-CSV_DIALECTS = tuple(CSV_DIALECT_SEPARATORS)  # views/render.py: each dialect's cell and decimal separators
 CSV_DIALECT_HELP = (
     "excel (default): ',' between cells and a decimal point; excel-nl: ';' and a decimal comma, as a "
     "spreadsheet set to Dutch, Flemish, French or German reads it. Default: $WIEZEN_CSV_DIALECT, else excel."
@@ -295,6 +293,7 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
     import functools
 
     from ..views.formats import FORMATS
+    from ..views.render import CSV_DIALECTS  # each dialect's cell and decimal separators
 
     unknown = [f for f in (*formats, default) if f not in FORMATS]
     if unknown:
@@ -320,7 +319,7 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
                          help=format_help or f"Output format: {', '.join(formats)} (default: {default})."),
             click.option("--json", "as_json", is_flag=True, help=json_help),
             click.option("--csv", "as_csv", is_flag=True, help="CSV output (the same as --format csv)."),
-            click.option("--csv-dialect", type=click.Choice(CSV_DIALECTS), envvar="WIEZEN_CSV_DIALECT",
+            click.option("--csv-dialect", type=click.Choice(list(CSV_DIALECTS)), envvar="WIEZEN_CSV_DIALECT",
                          show_envvar=False, default=None, help=CSV_DIALECT_HELP),
         ]
         for o in reversed(opts):

@@ -9,10 +9,12 @@ Enable it with ``eval "$(_WIEZEN_COMPLETE=bash_source wiezen)"`` (zsh_source, fi
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:  # (click.shell_completion is imported only when the shell asks: not by every command)
+    from click.shell_completion import CompletionItem
 
 
 def _db(ctx: click.Context) -> str | None:
@@ -40,6 +42,8 @@ def _open_session(ctx: click.Context) -> Any:
 
 
 def _matching(words: list[str], incomplete: str, help_: str | None = None) -> list[CompletionItem]:
+    from click.shell_completion import CompletionItem
+
     low = incomplete.casefold()
     seen: list[str] = []
     for w in words:
@@ -50,6 +54,8 @@ def _matching(words: list[str], incomplete: str, help_: str | None = None) -> li
 
 def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Built-in presets and the house rules added to the ledger; a path completes as a file."""
+    from click.shell_completion import CompletionItem
+
     from ..core.rules import PRESETS
 
     if os.sep in incomplete or incomplete.startswith("."):
@@ -95,6 +101,8 @@ def complete_deal(ctx: click.Context, param: click.Parameter, incomplete: str) -
     if incomplete[:1].isdigit():
         return []
     if "+" in incomplete:
+        from click.shell_completion import CompletionItem
+
         head, _, tail = incomplete.rpartition("+")
         taken = {w.casefold() for w in head.split("+")}
         return [CompletionItem(f"{head}+{c.value}") for c in _matching(players, tail) if c.value.casefold() not in taken]

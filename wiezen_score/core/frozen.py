@@ -14,7 +14,9 @@ tests/test_frozen.py checks each class against the dataclass of the same declara
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable, ClassVar
+
+__all__ = ["Frozen", "NEW_DICT", "lazy_dataclass"]
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 
 class _NewDict:
@@ -103,3 +105,54 @@ class Frozen:
 
     def __delattr__(self, name: str) -> None:
         raise _frozen(name, deleting=True)
+
+
+# --------------------------------------------------------------------------------------------------------
+# dataclasses made on first use
+
+
+class _LazyFields:
+    """``__dataclass_fields__`` of a lazy dataclass not made yet: asking for it makes the dataclass."""
+
+    def __get__(self, obj: object, cls: type) -> Any:
+        return _make(cls).__dataclass_fields__
+
+
+def _make(cls: type) -> Any:
+    kw = _LAZY.pop(cls, None)
+    if kw is not None:  # (not made yet)
+        import dataclasses
+
+        type.__delattr__(cls, "__init__")
+        type.__delattr__(cls, "__dataclass_fields__")
+        dataclasses.dataclass(**kw)(cls)  # in place: the class itself becomes the dataclass
+    return cls
+
+
+_LAZY: dict[type, dict[str, Any]] = {}
+
+
+def _lazy_dataclass(cls: type | None = None, /, **kw: Any) -> Any:
+    """``dataclasses.dataclass`` (with the same options), made when the class is first used: its first
+    instance, or its fields asked for (``dataclasses.fields``, ``replace``, ``is_dataclass``). For classes
+    that a command seldom makes (a check's findings, a seal, the rows of a sheet): their code is not
+    compiled at start-up. A class made this way must not be subclassed, nor its methods looked up on the
+    class before its first instance (``Cls.__eq__``)."""
+
+    def wrap(c: type) -> type:
+        _LAZY[c] = kw
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            _make(c).__init__(self, *args, **kwargs)
+
+        type.__setattr__(c, "__init__", __init__)
+        type.__setattr__(c, "__dataclass_fields__", _LazyFields())
+        return c
+
+    return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:  # for the type checker it is the dataclass decorator itself
+    from dataclasses import dataclass as lazy_dataclass  # noqa: F401
+else:
+    lazy_dataclass = _lazy_dataclass

@@ -20,7 +20,6 @@ label, ronde 2 tafel 3, straf jan [rondje], opnieuw delen / herdelen, ongedaan [
 from __future__ import annotations
 
 import re
-import shlex
 from typing import Union
 
 from .errors import WiezenError
@@ -191,6 +190,8 @@ def parse_line(line: str) -> Line | None:
     head = words[0].lower()
     if head == "session":
         try:
+            import shlex
+
             parts = shlex.split(s[len(words[0]):])
         except ValueError as e:
             raise WiezenError(_("session line: {why}").format(why=e)) from None

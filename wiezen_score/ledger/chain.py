@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
 from typing import Any, Iterable, Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
+from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple, Sequence
 

@@ -8,7 +8,6 @@ fit. When even that cannot fit (a very narrow terminal), each entry becomes a wr
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,6 +40,8 @@ def wrap(line: str, width: int | None, indent: str = "  ") -> list[str]:
     """``line`` broken at spaces so that no piece is wider than ``width`` (None: as it is)."""
     if width is None or len(line) <= width:
         return [line]
+    import textwrap
+
     lead = line[: len(line) - len(line.lstrip(" "))]
     return textwrap.wrap(
         line, width, initial_indent="", subsequent_indent=lead + indent, break_long_words=True,

@@ -9,7 +9,6 @@ from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
 from .fit import entry_words, row_words
-from .render import table
 
 
 def status_line(players: tuple[str, ...], state: TableState) -> str:
@@ -86,6 +85,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     out = [head] if heading else []
     if rows:
         colalign = ("right", "left", "left", "left") + ("right",) * len(players)
+        from .render import table
+
         full = table(rows, ["#", _("dealer"), _("entry"), "x"] + players, colalign=colalign).split("\n")
         if width is None or max(len(x) for x in full) <= width:
             out += full
