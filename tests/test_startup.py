@@ -69,3 +69,54 @@ def test_house_rules_from_a_file_still_read_with_tomllib(tmp_path):
     ok(preset, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "whisthub")
     ok(preset, "deal", "samen", "8", "jan+piet", "9")
     assert ok(db, "sheet").stdout.splitlines()[-2:] == ok(preset, "sheet").stdout.splitlines()[-2:]
+
+
+# ------------------------------------------------------------------------------------------------------
+# patterns that were compiled at import, now string methods: they say what the patterns said
+
+import re  # noqa: E402
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from _hypothesis_helpers import examples  # noqa: E402
+
+WORDS = st.text(alphabet=st.sampled_from(list("az09-_ \t\n\r\x0b\x0c\x1c\x85\xa0\u2003Zé²١~\x7f\x00+")), max_size=12)
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(WORDS)
+@example("ab\n")
+@example("ab\n\n")
+@example("\n")
+@example("²")
+@example(" \u2003s 8 j+p 9\n")
+def test_string_tests_say_what_their_patterns_said(s: str) -> None:
+    from wiezen_score.core import abbrev, rules, text
+    from wiezen_score.views import safe
+
+    assert text.is_digits(s) == bool(re.match(r"[0-9]+\Z", s))
+    assert rules._is_name(s) == bool(re.match(r"^[a-z][a-z0-9-]*$", s))
+    assert safe._plain(s) == bool(re.match(r"[\x20-\x7e]*\Z", s))
+    preset = rules.parse_rules(__import__("wiezen_score.core.presets", fromlist=["x"]).preset_text("whisthub"))
+    m = re.match(r"^(\s*)(\S+)(.*)$", s, re.DOTALL)
+    for word in ("s", "gm", "samen", "x"):
+        line = s.replace("~", word, 1)
+        m = re.match(r"^(\s*)(\S+)(.*)$", line, re.DOTALL)
+        if m is None:
+            want = line
+        else:
+            lead, w, rest = m.groups()
+            full = abbrev.expand_word(w, preset) if w.lower() != "amend" else None
+            want = line if w.lower() == "amend" or full is None else f"{lead}{full}{rest}"
+        if m is not None and m.group(2).lower() == "amend":
+            continue  # (amend lines keep their own pattern)
+        assert abbrev.expand_line(line, preset) == want, repr(line)
+
+
+def test_lazy_patterns_match_as_compiled_ones() -> None:
+    from wiezen_score.core.sessionfile import TAG_RE, check_tag
+
+    for tag in ("gesves-2026", "a.b_c", "-x", "x" * 60, "x" * 61, "é2", "a b", "a\n", ""):
+        assert bool(TAG_RE.match(tag)) == bool(re.match(r"^[\w][\w.-]{0,59}$", tag)), tag
+    assert check_tag("gesves-2026") == "gesves-2026"

@@ -27,9 +27,6 @@ ABBREVIATIONS: dict[str, str] = {
     "pc": "piccolo",
 }
 
-_FIRST_WORD = re.compile(r"^(\s*)(\S+)(.*)$", re.DOTALL)
-
-
 def expand_word(word: str, rules: HouseRules) -> str | None:
     """The contract ``word`` abbreviates under ``rules``, or None (not an abbreviation, or a word the
     house rules know themselves, or a contract these house rules do not have)."""
@@ -47,10 +44,12 @@ def expand_line(line: str, rules: HouseRules) -> str:
 
     The contract word is the first word, or the third in ``amend N CONTRACT ...``.
     """
-    m = _FIRST_WORD.match(line)
-    if m is None:
+    # the first word and what is around it (as the pattern ^(\s*)(\S+)(.*)$ with DOTALL: str.isspace is \s)
+    body = line.lstrip()
+    if not body:
         return line
-    lead, word, rest = m.groups()
+    lead, word = line[: len(line) - len(body)], body.split(None, 1)[0]
+    rest = body[len(word):]
     if word.lower() == "amend":
         m2 = re.match(r"^(\s+\d+)(\s+.*)$", rest, re.DOTALL)
         if m2 is None:

@@ -37,7 +37,15 @@ PRESET_DESCRIPTIONS: tuple[str, ...] = (
 _MULTI_MISERIE_WORDS = {"alone": NP_("several miseries", "alone"), "split": NP_("several miseries", "split")}
 _DOUBLING_WORDS = {"multiply": NP_("doublings", "multiply"), "add": NP_("doublings", "add")}
 
-_NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _is_name(s: str) -> bool:
+    """A lowercase word of letters, digits and hyphens, starting with a letter: as re.match(r"^[a-z][a-z0-9-]*$")
+    (whose $ also takes one newline at the very end), without compiling a pattern on the path of every deal."""
+    if s.endswith("\n"):
+        s = s[:-1]
+    return bool(s) and "a" <= s[0] <= "z" and _NAME_CHARS.issuperset(s)
 
 
 class TrickContract(Frozen):
@@ -238,7 +246,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         if k not in _TOP_KEYS:
             raise fail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TOP_KEYS))), None, k)
     name = data.get("name")
-    if not isinstance(name, str) or not _NAME_RE.match(name):
+    if not isinstance(name, str) or not _is_name(name):
         raise fail(_("'name' must be a lowercase word (letters, digits, hyphens), e.g. name = \"my-club\""), None, "name")
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -274,7 +282,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         def cfail(msg: str, key: str | None = None, _s: str = section, _c: str = cname) -> WiezenError:
             return fail(_("contract '{contract}': {message}").format(contract=_c, message=msg), _s, key)
 
-        if not _NAME_RE.match(cname):
+        if not _is_name(cname):
             raise cfail(_("a contract name is a lowercase word with hyphens, e.g. grote-miserie"))
         if not isinstance(spec, dict):
             raise cfail(_("must be a table"))
@@ -320,7 +328,7 @@ def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
 
 def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     aliases = spec.get("aliases", [])
-    if not isinstance(aliases, list) or not all(isinstance(a, str) and _NAME_RE.match(a) for a in aliases):
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and _is_name(a) for a in aliases):
         raise cfail(_("'aliases' must be a list of lowercase words"), "aliases")
     has_levels = "levels" in spec
     has_miserie = "miserie" in spec

@@ -26,7 +26,7 @@ from .errors import WiezenError
 from .i18n import _
 from .frozen import Frozen
 from .session import EntryInput
-from .text import as_count, is_digits, shorten
+from .text import LazyPattern, as_count, is_digits, shorten
 
 
 class Header(Frozen):
@@ -49,7 +49,7 @@ class Header(Frozen):
 
 
 #: a competition's tag: a word of letters, digits, hyphens, dots or underscores
-TAG_RE = re.compile(r"^[\w][\w.-]{0,59}$")
+TAG_RE = LazyPattern(r"^[\w][\w.-]{0,59}$")
 MAX_ROUND = 99  # rounds in a night, tables in a round
 
 
@@ -93,7 +93,7 @@ Line = Union[Header, EntryInput, Undo, Amend]
 #: a rondje pas, as the scorer may write it (also "rondje pas", two words)
 PASS_WORDS = ("pas", "pass", "passen", "rondje-pas")
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = LazyPattern(r"^\d{4}-\d{2}-\d{2}$")
 
 
 #: the first word of a line as a Dutch-speaking table types it, accepted whatever the language, by `play` and in

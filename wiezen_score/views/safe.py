@@ -14,7 +14,6 @@ characters as visible escapes instead (``\\x1b``, ``\\n``, ``\\u202e``):
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 __all__ = ["is_unsafe", "safe", "safe_json", "safe_lines"]
@@ -51,13 +50,15 @@ def _escape(ch: str) -> str:
     return f"\\U{o:08x}"
 
 
-_PLAIN = re.compile(r"[\x20-\x7e]*\Z")
+def _plain(s: str) -> bool:
+    """Only the printable ASCII characters, space to tilde (as the pattern ``[\\x20-\\x7e]*\\Z``)."""
+    return s.isascii() and s.isprintable()
 
 
 def safe(text: object) -> str:
     """``text`` as one printable line: every unsafe character (newlines included) as a visible escape."""
     s = text if isinstance(text, str) else str(text)
-    if _PLAIN.match(s):
+    if _plain(s):
         return s
     return "".join(_escape(ch) if is_unsafe(ch) else ch for ch in s)
 
@@ -65,7 +66,7 @@ def safe(text: object) -> str:
 def safe_lines(text: object) -> str:
     """``text`` with its line breaks (``\\n``) and tabs kept, every other unsafe character escaped."""
     s = text if isinstance(text, str) else str(text)
-    if _PLAIN.match(s):
+    if _plain(s):
         return s
     return "".join(_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in s)
 
