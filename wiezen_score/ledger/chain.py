@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
+from json.encoder import encode_basestring as _jstr
 from typing import Any, Iterable, Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
@@ -105,6 +106,23 @@ def _dump(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
+class _NotPlain(Exception):
+    """A value :func:`_j` does not write (a float, bytes ... in a damaged ledger): the fact is dumped generically."""
+
+
+def _j(x: Any) -> str:
+    """One JSON value exactly as :func:`_dump` writes it, for the plain values SQLite gives back (text, integer,
+    NULL); anything else raises :class:`_NotPlain`."""
+    t = type(x)
+    if t is str:
+        return _jstr(x)  # json's own encoder writes str with this function (ensure_ascii=False)
+    if t is int:
+        return int.__repr__(x)
+    if x is None:
+        return "null"
+    raise _NotPlain
+
+
 def _sha(*parts: str) -> str:
     """SHA-256 over the parts, each followed by a NUL byte."""
     return str(_SHA256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
@@ -149,6 +167,11 @@ class Facts:
         self._names: dict[int, str] | None = None
         self._uids: dict[str, dict[int, str]] = {}
         self._memo_names: dict[int, str | None] = {}
+        # entries as stored (row tuples, their points rows), read in bulk or by preload: their texts are
+        # written straight from these (see :meth:`texts`)
+        self._raw: dict[int, tuple[Any, ...]] = {}
+        self._raw_points: dict[int, list[tuple[Any, ...]]] = {}
+        self._raw_all = False
 
     # lookups used by the contents
     def name(self, pid: int | None) -> str | None:
@@ -188,6 +211,66 @@ class Facts:
         found = dict(self._load(kind, (rid, sub)))
         return found.get((rid, sub))
 
+    def texts(self, kind: str, rid: int, sub: int) -> tuple[str, str, int | None] | None:
+        """(portable text, local text, session id) of a fact: :func:`_dump` of the two halves of
+        :meth:`content`, or None when its row is gone. An entry read in bulk or by :meth:`preload` is written
+        straight from its stored row, without building its content first (a replay, an import or a check writes
+        20,000 of them); it comes out the same, byte for byte (tests/test_chain_texts.py)."""
+        if kind == "entry":
+            if self.bulk and not self._raw_all:
+                self._read_raw(None)
+            row = self._raw.get(rid)
+            if row is not None:
+                try:
+                    return self._entry_texts(row, self._raw_points.get(rid, ()))
+                except _NotPlain:
+                    pass  # a value SQLite can hold but the tool never writes: the generic way below
+            elif self._raw_all:
+                return None
+        got = self.content(kind, rid, sub)
+        if got is None:
+            return None
+        return _dump(got[0]), _dump(got[1]), got[2]
+
+    def _read_raw(self, span: tuple[int, int] | None) -> None:
+        c = self.conn
+        where = "" if span is None else " WHERE entry_id BETWEEN ? AND ?"
+        args: tuple[int, ...] = () if span is None else span
+        pts = self._raw_points
+        for p in c.execute("SELECT entry_id, player_id, half, taker, made FROM entry_points" + where, args):
+            got = pts.get(p[0])
+            if got is None:
+                pts[p[0]] = [p]
+            else:
+                got.append(p)
+        q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
+             "reason, next_dealer, next_multiplier, replaces, created_at FROM entries"
+             + ("" if span is None else " WHERE id BETWEEN ? AND ?"))
+        self._raw.update((r[0], r) for r in c.execute(q, args))
+        if span is None:
+            self._raw_all = True
+
+    def _entry_texts(self, r: tuple[Any, ...], points: Sequence[tuple[Any, ...]]) -> tuple[str, str, int | None]:
+        """The texts of an entry from its stored row: what :meth:`_load` builds, then :func:`_dump` writes."""
+        (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
+        name = self.name
+        p = []
+        for _eid, pid, half, taker, made in points:
+            n = name(pid)
+            p.append((str(n), pid, (n, half, taker, made)))
+        p.sort()  # by (name, player id), as _load sorts them
+        pts = ",".join(f"[{_j(n)},{_j(h)},{_j(t)},{_j(m)}]" for _s, _p, (n, h, t, m) in p)
+        portable = (
+            f'{{"contract":{_j(contract)},"created_at":{_j(at)},"deal_no":{_j(deal_no)},"dealer":{_j(dealer)},'
+            f'"kind":{_j(k)},"multiplier":{_j(mult)},"next_dealer":{_j(nd)},"next_multiplier":{_j(nm)},'
+            f'"no":{_j(no)},"offender":{_j(None if off is None else name(off))},"points":[{pts}],'
+            f'"reason":{_j(reason)},"replaces":{_j(None if rep is None else self.uid("entries", rep))},'
+            f'"round":{_j(rnd)},"text":{_j(text)},"uid":{_j(uid)}}}'
+        )
+        local = (f'{{"id":{_j(i)},"offender_id":{_j(off)},"players":[{",".join(_j(t[1]) for t in p)}],'
+                 f'"replaces":{_j(rep)},"session_id":{_j(sid)}}}')
+        return portable, local, sid
+
     def preload(self, kind: str, rids: Sequence[int]) -> None:
         """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
         row ids from the lowest to the highest, when they lie close together. The contents are the same as
@@ -197,7 +280,7 @@ class Facts:
         lo, hi = min(rids), max(rids)
         if hi - lo + 1 > 2 * len(rids):
             return
-        self._cache.setdefault(kind, {}).update(self._load(kind, None, (lo, hi)))
+        self._read_raw((lo, hi))
 
     def _load(self, kind: str, key: tuple[int, int] | None,
               span: tuple[int, int] | None = None) -> Iterable[tuple[tuple[int, int], Any]]:
@@ -328,11 +411,11 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
     facts.preload("entry", [rid for kind, rid, _ in items if kind == "entry"])
     links: list[tuple[int, str, int, int, int | None, str, str | None]] = []
     for kind, rid, sub in items:
-        got = facts.content(kind, rid, sub)
+        got = facts.texts(kind, rid, sub)
         if got is None:
             continue
-        portable, local, sid = got
-        dumped = (_dump(portable), _dump(local))
+        dumped = (got[0], got[1])
+        sid = got[2]
         shash = None
         if kind in SESSION_KINDS and sid is not None:
             if sid not in heads:
@@ -340,9 +423,9 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
                     "SELECT shash FROM chain WHERE session_id = ? ORDER BY seq DESC LIMIT 1", (sid,)
                 ).fetchone()
                 heads[sid] = r[0] if r else GENESIS
-            shash = heads[sid] = session_hash(heads[sid], kind, portable, dumped[0])
+            shash = heads[sid] = session_hash(heads[sid], kind, None, dumped[0])
         seq += 1
-        prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, portable, local, dumped)
+        prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, None, None, dumped)
         links.append((seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash))
     conn.executemany(
         "INSERT INTO chain (seq, kind, rid, sub, session_id, hash, shash) VALUES (?, ?, ?, ?, ?, ?, ?)", links
@@ -609,7 +692,7 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
         if (kind, rid, sub) in linked:
             out.append(Finding(_('chain: link {seq} covers a fact that an earlier link covers already').format(seq=seq)))
         linked.add((kind, rid, sub))
-        got = facts.content(kind, rid, sub) if kind in KINDS else None
+        got = facts.texts(kind, rid, sub) if kind in KINDS else None
         if got is None:
             out.append(Finding(
                 _("chain: link {seq} ({kind}) covers a row that is gone (deleted by hand)").format(seq=seq, kind=kind)
@@ -619,19 +702,19 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
             ))
             prev_stored, prev_fresh = h, h
             continue
-        portable, local, fsid = got
+        fsid = got[2]
         link_sid = fsid if kind in SESSION_KINDS else None
-        dumped = (_dump(portable), _dump(local))
-        fresh = link_hash(prev_stored, kind, rid, sub, link_sid, portable, local, dumped)
-        fresh2 = fresh if prev_fresh == prev_stored else link_hash(prev_fresh, kind, rid, sub, link_sid, portable, local, dumped)
+        dumped = (got[0], got[1])
+        fresh = link_hash(prev_stored, kind, rid, sub, link_sid, None, None, dumped)
+        fresh2 = fresh if prev_fresh == prev_stored else link_hash(prev_fresh, kind, rid, sub, link_sid, None, None, dumped)
         ok = h in (fresh, fresh2) and (sid if sid is None else int(sid)) == link_sid
         if not ok:
             what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)
             out.append(Finding(_('{what} is not as it was recorded (changed by hand): it does not fit link {seq} of the chain').format(what=what, seq=seq), w_sid, w_no, w_id))
         if kind in SESSION_KINDS and link_sid is not None:
             s_stored, s_prev_fresh = heads.get(link_sid, (GENESIS, GENESIS))
-            s_fresh = session_hash(s_stored, kind, portable, dumped[0])
-            s_fresh2 = s_fresh if s_prev_fresh == s_stored else session_hash(s_prev_fresh, kind, portable, dumped[0])
+            s_fresh = session_hash(s_stored, kind, None, dumped[0])
+            s_fresh2 = s_fresh if s_prev_fresh == s_stored else session_hash(s_prev_fresh, kind, None, dumped[0])
             heads[link_sid] = (sh or "", s_fresh)
             if ok and sh not in (s_fresh, s_fresh2):
                 what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)

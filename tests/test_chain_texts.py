@@ -1,0 +1,128 @@
+"""The hash chain writes an entry's texts straight from its stored row (a replay, an import or a check writes
+thousands): they must be byte for byte what the generic way gives, the content built and dumped as canonical
+JSON, or every seal and link would change."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from _hypothesis_helpers import examples
+from _ledger_helpers import ok
+from _record_helpers import EVENING
+from wiezen_score.ledger import chain
+
+SCHEMA = """
+CREATE TABLE players (id INTEGER PRIMARY KEY, name, created_at);
+CREATE TABLE entries (id INTEGER PRIMARY KEY, uid, session_id, no, kind, text, contract, dealer, multiplier,
+    offender_id, round, deal_no, reason, next_dealer, next_multiplier, replaces, created_at);
+CREATE TABLE entry_points (entry_id, player_id, half, taker, made);
+"""
+
+# what SQLite can hand back: text (any Unicode, quotes, backslashes, control characters), integers of any size,
+# NULL, and what the tool never writes but a damaged file may hold (floats, bytes)
+plain = st.one_of(st.none(), st.integers(min_value=-(2**63), max_value=2**63 - 1), st.text(max_size=12))
+odd = st.one_of(plain, st.floats(allow_nan=False), st.binary(max_size=4))
+
+
+def _generic(conn: sqlite3.Connection, rid: int, bulk: bool) -> object:
+    got = chain.Facts(conn, bulk=bulk).content("entry", rid, 0)
+    try:
+        return None if got is None else (chain._dump(got[0]), chain._dump(got[1]), got[2])
+    except TypeError as e:  # bytes: JSON has no such value
+        return type(e)
+
+
+def _texts(facts: chain.Facts, rid: int) -> object:
+    try:
+        return facts.texts("entry", rid, 0)
+    except TypeError as e:
+        return type(e)
+
+
+def _fill(rows: list[list[object]], points: list[tuple[int, object, object, object, object]],
+          names: list[object]) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(SCHEMA)
+    conn.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, 'x')", list(enumerate(names, 1)))
+    for i, r in enumerate(rows, 1):
+        conn.execute("INSERT INTO entries VALUES (" + ",".join("?" * 17) + ")", [i, *r[1:]])
+    conn.executemany("INSERT INTO entry_points VALUES (?, ?, ?, ?, ?)", points)
+    return conn
+
+
+def _same(rows: list[list[object]], names: list[object], data: st.DataObject, values: st.SearchStrategy[object]) -> None:
+    n = len(rows)
+    # replaces points at another entry (its uid joins the text) or at none; offender at a player or not
+    for r in rows:
+        r[15] = data.draw(st.one_of(st.none(), st.integers(1, n + 1)))
+        r[9] = data.draw(st.one_of(st.none(), st.integers(0, len(names) + 1)))
+    points = [
+        (eid, pid, data.draw(values), data.draw(values), data.draw(values))
+        for eid in range(1, n + 1)
+        for pid in data.draw(st.lists(st.integers(0, len(names) + 1), unique=True, max_size=5))
+    ]
+    conn = _fill(rows, points, names)
+    bulk = chain.Facts(conn, bulk=True)
+    one = chain.Facts(conn)
+    one.preload("entry", list(range(1, n + 1)) * 16)  # enough row ids for a preload, as a long write has
+    for rid in range(1, n + 2):  # n + 1: a row that is not there
+        assert _texts(bulk, rid) == _generic(conn, rid, bulk=True)
+        assert _texts(one, rid) == _generic(conn, rid, bulk=False)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    rows=st.lists(st.lists(plain, min_size=17, max_size=17), min_size=1, max_size=5),
+    names=st.lists(st.one_of(st.text(max_size=6), st.none()), min_size=0, max_size=5),
+    data=st.data(),
+)
+def test_an_entry_written_from_its_row_is_its_dumped_content(rows, names, data):
+    _same(rows, names, data, plain)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    rows=st.lists(st.lists(st.one_of(plain, odd), min_size=17, max_size=17), min_size=1, max_size=5),
+    names=st.lists(st.one_of(st.text(max_size=6), st.none()), min_size=0, max_size=5),
+    data=st.data(),
+)
+def test_a_value_the_tool_never_writes_gives_what_the_generic_way_gives(rows, names, data):
+    """Floats and bytes (a damaged file): the same texts, or the same error."""
+    _same(rows, names, data, odd)
+def test_the_texts_are_the_canonical_json_a_reader_expects():
+    """Spelled out once by hand: keys sorted, no spaces, Unicode as is, points by player name."""
+    conn = _fill(
+        [[0, "u1", 3, 2**62, "deal", 'samen 8 jan+"piet" 9\\ \x01 \U0001F0A1', "samen", 1, 2, None, 0, None, "", 2, 1, None, "t"]],
+        [(1, 2, -16, 0, None), (1, 1, 16, 1, 1)], ["Zoë", "an"],
+    )
+    portable, local, sid = chain.Facts(conn, bulk=True).texts("entry", 1, 0)  # type: ignore[misc]
+    assert portable == (
+        '{"contract":"samen","created_at":"t","deal_no":null,"dealer":1,"kind":"deal","multiplier":2,'
+        '"next_dealer":2,"next_multiplier":1,"no":4611686018427387904,"offender":null,"points":[["an",-16,0,null],["zoë",16,1,1]],'
+        '"reason":"","replaces":null,"round":0,"text":"samen 8 jan+\\"piet\\" 9\\\\ \\u0001 \U0001F0A1","uid":"u1"}'
+    )
+    assert local == '{"id":1,"offender_id":null,"players":[2,1],"replaces":null,"session_id":3}'
+    assert sid == 3
+
+
+def test_every_fact_of_a_real_ledger_gives_the_same_texts(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "replay", EVENING)
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    for line in ("samen 8 jan+piet 9", "alleen 5 mieke 6", "abondance 9 lotte 9"):
+        ok(db, "deal", *line.split())
+    ok(db, "pass")
+    ok(db, "undo")
+    ok(db, "amend", "1", "samen", "8", "jan+piet", "10")
+    conn = sqlite3.connect(db)
+    links = conn.execute("SELECT kind, rid, sub FROM chain ORDER BY seq").fetchall()
+    assert sum(k == "entry" for k, _, _ in links) >= 10
+    bulk = chain.Facts(conn, bulk=True)
+    for kind, rid, sub in links:
+        got = chain.Facts(conn, bulk=True).content(kind, rid, sub)
+        assert got is not None
+        assert bulk.texts(kind, rid, sub) == (chain._dump(got[0]), chain._dump(got[1]), got[2])
+    assert chain.verify(conn) == []
