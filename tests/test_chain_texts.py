@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _hypothesis_helpers import examples
-from _ledger_helpers import ok
+from _ledger_helpers import ok, wz
 from _record_helpers import EVENING
 from wiezen_score.ledger import chain
 
@@ -126,3 +126,47 @@ def test_every_fact_of_a_real_ledger_gives_the_same_texts(tmp_path):
         assert got is not None
         assert bulk.texts(kind, rid, sub) == (chain._dump(got[0]), chain._dump(got[1]), got[2])
     assert chain.verify(conn) == []
+
+
+def _session_file(path, lines: list[str]) -> None:
+    path.write_text('session "long" 2026-06-01\nplayers jan piet mieke lotte\n' + "\n".join(lines) + "\n",
+                    encoding="utf-8")
+
+
+def test_a_write_that_rolled_back_leaves_nothing_for_the_next_one_to_link(tmp_path):
+    """A replay links the entries it wrote from the rows it gave SQLite. One that fails after thousands were
+    written rolls back; the next replay is given the same row ids with other contents, and must link those."""
+    db = tmp_path / "w.db"
+    bad = tmp_path / "bad.txt"
+    _session_file(bad, ["samen 8 jan+piet 9"] * 2500 + ["samen 8 jan+piet 14"])  # 14 tricks: refused at the end
+    r = wz(db, "replay", bad)
+    assert r.exit_code == 1 and "14" in r.output
+    good = tmp_path / "good.txt"
+    _session_file(good, ["alleen 5 mieke 6", "troel lotte+jan 9"] * 1250)
+    ok(db, "replay", good)
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*), min(id) FROM entries").fetchone() == (2500, 1)
+    assert conn.execute("SELECT count(*) FROM entries WHERE text LIKE 'samen%'").fetchone()[0] == 0
+    assert chain.verify(conn) == []
+    assert "ok:" in ok(db, "check").output
+
+
+def test_one_connection_links_after_a_rolled_back_write_what_it_stored(tmp_path):
+    """The same connection (a long-lived process): a replay rolled back after thousands of rows were written, then
+    an entry written on its own with the first of the same row ids."""
+    import pytest
+
+    from wiezen_score.cli.common import rules_from_spec
+    from wiezen_score.core.errors import WiezenError
+    from wiezen_score.ledger import Ledger
+
+    db = tmp_path / "w.db"
+    head = 'session "long" 2026-06-01\nplayers jan piet mieke lotte\n'
+    led = Ledger(str(db))
+    try:
+        with pytest.raises(WiezenError):
+            led.replay(head + "samen 8 jan+piet 9\n" * 2500 + "samen 8 jan+piet 14\n", rules_from_spec, "2026-06-01")
+        led.replay(head + "alleen 5 mieke 6\n", rules_from_spec, "2026-06-01", keep_open=True)
+        assert chain.verify(led.conn) == []
+    finally:
+        led.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Sequence
 
+from .chain import remember_written
 from .rows import _ENTRY_ROW, _MAX_ROWID, _POINTS_ROW, NewEntry, _entry_values, _points_values, insert_entry
 
 
@@ -18,8 +19,10 @@ def insert_entries(conn: sqlite3.Connection, es: Sequence[NewEntry]) -> list[int
     if len(es) == 1 or top + len(es) >= _MAX_ROWID:  # (at the largest row id SQLite picks them at random)
         return [insert_entry(conn, e) for e in es]
     ids = list(range(top + 1, top + 1 + len(es)))
-    conn.executemany(_ENTRY_ROW, [_entry_values(i, e) for i, e in zip(ids, es)])
+    rows = [_entry_values(i, e) for i, e in zip(ids, es)]
+    conn.executemany(_ENTRY_ROW, rows)
     points = [row for i, e in zip(ids, es) for row in _points_values(i, e)]
+    remember_written(conn, rows, points)  # the chain links them from these, not read back (chain.py)
     caches = _cache_triggers(conn) if len(points) >= _BULK_POINTS else None
     if caches is None:
         conn.executemany(_POINTS_ROW, points)

@@ -123,6 +123,50 @@ def _j(x: Any) -> str:
     raise _NotPlain
 
 
+_INT: frozenset[type] = frozenset({int})
+_TEXT: frozenset[type] = frozenset({str})
+_INT_OR_NULL: frozenset[type] = frozenset({int, type(None)})
+_TEXT_OR_NULL: frozenset[type] = frozenset({str, type(None)})
+# the column types of an entries row (bulk.py's order) and of an entry_points row, as the tool writes them
+_ENTRY_TYPES = (_INT, _TEXT, _INT, _INT, _TEXT, _TEXT, _TEXT_OR_NULL, _INT, _INT, _INT_OR_NULL, _INT, _INT_OR_NULL,
+                _TEXT, _INT, _INT, _INT_OR_NULL, _TEXT)
+_POINTS_TYPES = (_INT, _INT, _INT, _INT, _INT_OR_NULL)
+# per connection (by id, with the connection itself: a connection cannot be weakly referenced): its rows and
+# their points rows by entry id
+_written: dict[int, tuple[sqlite3.Connection, dict[int, tuple[Any, ...]], dict[int, list[tuple[Any, ...]]]]] = {}
+
+
+def remember_written(conn: sqlite3.Connection, entries: Sequence[tuple[Any, ...]],
+                     points: Sequence[tuple[Any, ...]]) -> None:
+    """The entries rows (and all their entry_points rows) that ``conn`` has just inserted in this transaction, as
+    given to SQLite: :func:`sync` links them from these instead of reading them back. Only rows of exactly the
+    types the columns hold (an int for INTEGER, a str for TEXT, None): SQLite stores those unchanged, so the
+    texts are those of the stored rows. :func:`forget_written` drops them when a transaction begins."""
+    mine = _written.get(id(conn))
+    if mine is None or mine[0] is not conn:
+        mine = _written[id(conn)] = (conn, {}, {})
+    rows, pts = mine[1], mine[2]
+    for r in entries:
+        if len(r) == 17 and all(type(v) in t for v, t in zip(r, _ENTRY_TYPES)):
+            rows[r[0]] = r
+            pts[r[0]] = []
+    odd = set()
+    for p in points:
+        got = pts.get(p[0])
+        if got is not None:
+            if len(p) == 5 and all(type(v) in t for v, t in zip(p, _POINTS_TYPES)):
+                got.append(p)
+            else:  # a points row of another type: the entry is read back from the ledger instead
+                odd.add(p[0])
+    for k in odd:
+        del rows[k], pts[k]
+
+
+def forget_written(conn: sqlite3.Connection) -> None:
+    """A new transaction: nothing it links may come from an earlier one (rolled back, its row ids given again)."""
+    _written.pop(id(conn), None)
+
+
 def _sha(*parts: str) -> str:
     """SHA-256 over the parts, each followed by a NUL byte."""
     return str(_SHA256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
@@ -275,7 +319,10 @@ class Facts:
         """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
         row ids from the lowest to the highest, when they lie close together. The contents are the same as
         :meth:`content` reads one at a time."""
-        if self.bulk or kind != "entry" or len(rids) < 16:
+        if self.bulk or kind != "entry":
+            return
+        rids = [r for r in rids if r not in self._raw]  # what this write inserted and remembered is here already
+        if len(rids) < 16:
             return
         lo, hi = min(rids), max(rids)
         if hi - lo + 1 > 2 * len(rids):
@@ -444,6 +491,10 @@ def sync(conn: sqlite3.Connection, now: str) -> None:
         return
     conn.execute("DELETE FROM chain_pending")
     facts = Facts(conn)
+    written = _written.pop(id(conn), None)
+    if written is not None and written[0] is conn:
+        facts._raw.update(written[1])
+        facts._raw_points.update(written[2])
     items = [(str(k), int(r), int(s)) for k, r, s in pending if k != "end"]
     touched = _append(conn, facts, items) | {int(r) for k, r, _ in pending if k == "end"}
     for sid in sorted(touched):

@@ -284,9 +284,12 @@ class _Bad(Exception):
     pass
 
 
-def _need(cond: bool, where: str, what: str) -> None:
+def _need(cond: bool, where: str, what: Callable[[], str]) -> None:
+    """Raise :class:`_Bad` unless ``cond``; ``what`` makes the message only then (a 20,000-entry file is checked
+    field by field: its messages are not translated and formatted 25 times an entry in vain)."""
     if not cond:
-        raise _Bad(f"{where} {what}" if where == _("the file") else f"{where}: {what}")
+        text = what()
+        raise _Bad(f"{where} {text}" if where == _("the file") else f"{where}: {text}")
 
 
 def _is_int(v: Any) -> bool:
@@ -304,16 +307,16 @@ def _opt_str(v: Any) -> bool:
 def validate_header(doc: Any) -> None:
     """Check an export document's top level (its sessions are checked one by one, see :func:`check_session`)."""
     try:
-        _need(isinstance(doc, dict), _("the file"), _("is not a wiezen export (a JSON object was expected)"))
-        _need(doc.get("format") == EXPORT_FORMAT, _("the file"), _('is not a wiezen export (no "format": "{export_format}")').format(export_format=EXPORT_FORMAT))
+        _need(isinstance(doc, dict), _("the file"), lambda: _("is not a wiezen export (a JSON object was expected)"))
+        _need(doc.get("format") == EXPORT_FORMAT, _("the file"), lambda: _('is not a wiezen export (no "format": "{export_format}")').format(export_format=EXPORT_FORMAT))
         version = doc.get("version")
-        _need(_is_int(version), _("the file"), _('"version" must be a whole number'))
+        _need(_is_int(version), _("the file"), lambda: _('"version" must be a whole number'))
         _need(version <= EXPORT_VERSION, _("the file"),
-              _('was exported by a newer wiezen (format version {version}; this one reads up to {export_version}): upgrade wiezen').format(version=version, export_version=EXPORT_VERSION))
+              lambda: _('was exported by a newer wiezen (format version {version}; this one reads up to {export_version}): upgrade wiezen').format(version=version, export_version=EXPORT_VERSION))
         sessions = doc.get("sessions")
-        _need(isinstance(sessions, (list, Iterator)), _("the file"), _('"sessions" must be a list'))
+        _need(isinstance(sessions, (list, Iterator)), _("the file"), lambda: _('"sessions" must be a list'))
         precs = doc.get("precedents")
-        _need(precs is None or isinstance(precs, list), _("the file"), _('"precedents" must be a list'))
+        _need(precs is None or isinstance(precs, list), _("the file"), lambda: _('"precedents" must be a list'))
     except _Bad as bad:
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
@@ -326,21 +329,21 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
 
     try:
         w = f"sessions[{i}]"
-        _need(isinstance(s, dict), w, _("must be an object"))
+        _need(isinstance(s, dict), w, lambda: _("must be an object"))
         missing = [k for k in _SESSION_KEYS if k not in s]
-        _need(not missing, w, _('lacks {missing}').format(missing=', '.join(missing)))
-        _need(isinstance(s["uid"], str) and s["uid"] != "", w, _('"uid" must be a non-empty text'))
-        _need(s["uid"] not in seen_sessions, w, _('uid {uid} appears twice in the file').format(uid=s['uid']))
+        _need(not missing, w, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
+        _need(isinstance(s["uid"], str) and s["uid"] != "", w, lambda: _('"uid" must be a non-empty text'))
+        _need(s["uid"] not in seen_sessions, w, lambda: _('uid {uid} appears twice in the file').format(uid=s['uid']))
         seen_sessions.add(s["uid"])
         w = _("session {uid}").format(uid=s["uid"])
         for k in ("name", "date", "rules_name", "rules_toml", "started_at"):
-            _need(isinstance(s[k], str), w, _('"{k}" must be text').format(k=k))
+            _need(isinstance(s[k], str), w, lambda: _('"{k}" must be text').format(k=k))
         for k in ("ended_at", "source_hash"):
-            _need(_opt_str(s[k]), w, _('"{k}" must be text or null').format(k=k))
+            _need(_opt_str(s[k]), w, lambda: _('"{k}" must be text or null').format(k=k))
         if s.get("plan") is not None:
             from ..core.evening import parse_plan
 
-            _need(isinstance(s["plan"], str), w, _('"plan" must be text or null'))
+            _need(isinstance(s["plan"], str), w, lambda: _('"plan" must be text or null'))
             try:
                 parse_plan(s["plan"])
             except WiezenError as err:
@@ -348,84 +351,84 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         from ..core.sessionfile import TAG_RE, MAX_ROUND
 
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
-              _('"tag" must be one word (letters, digits, -, ., _) or null'))
+              lambda: _('"tag" must be one word (letters, digits, -, ., _) or null'))
         for k in ("round", "table"):
-            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))
+            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))
         try:
-            _need(parse_date(s["date"]).isoformat() == s["date"], w, _('bad date {date}').format(date=repr(s['date'])))
+            _need(parse_date(s["date"]).isoformat() == s["date"], w, lambda: _('bad date {date}').format(date=repr(s['date'])))
             _rules_cache(s["rules_toml"], s["rules_name"])
         except WiezenError as err:
             raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
         players = s["players"]
-        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, _('"players" must be a list of names'))
+        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, lambda: _('"players" must be a list of names'))
         try:
             check_player_names(players)
         except WiezenError as err:
             raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
         n = len(players)
-        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, _('"first_dealer" must be a seat number'))
+        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, lambda: _('"first_dealer" must be a seat number'))
         seated = {p.casefold(): p for p in players}
-        _need(isinstance(s["entries"], list), w, _('"entries" must be a list'))
+        _need(isinstance(s["entries"], list), w, lambda: _('"entries" must be a list'))
         uids_here: set[str] = set()
         for j, e in enumerate(s["entries"]):
             we = f"{w}, entries[{j}]"
-            _need(isinstance(e, dict), we, _("must be an object"))
+            _need(isinstance(e, dict), we, lambda: _("must be an object"))
             missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
-            _need(not missing, we, _('lacks {missing}').format(missing=', '.join(missing)))
-            _need(isinstance(e["uid"], str) and e["uid"] != "", we, _('"uid" must be a non-empty text'))
-            _need(e["uid"] not in seen_entries, we, _('uid {uid} appears twice in the file').format(uid=e['uid']))
+            _need(not missing, we, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
+            _need(isinstance(e["uid"], str) and e["uid"] != "", we, lambda: _('"uid" must be a non-empty text'))
+            _need(e["uid"] not in seen_entries, we, lambda: _('uid {uid} appears twice in the file').format(uid=e['uid']))
             seen_entries.add(e["uid"])
             we = _("{session}, entry {uid}").format(session=w, uid=e["uid"])
-            _need(e["kind"] in _KINDS, we, _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS)))
+            _need(e["kind"] in _KINDS, we, lambda: _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS)))
             for k in ("no", "multiplier", "next_multiplier"):
-                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=2**40))
+                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, lambda: _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=2**40))
             for k in ("dealer", "next_dealer"):
-                _need(_is_int(e[k]) and 0 <= e[k] < n, we, _('"{k}" must be a seat number').format(k=k))
+                _need(_is_int(e[k]) and 0 <= e[k] < n, we, lambda: _('"{k}" must be a seat number').format(k=k))
             _need(e["deal_no"] is None or (_is_int(e["deal_no"]) and 1 <= e["deal_no"] <= 2**40), we,
-                  _('"deal_no" must be an entry number or null'))
-            _need(isinstance(e["round"], bool), we, _('"round" must be true or false'))
+                  lambda: _('"deal_no" must be an entry number or null'))
+            _need(isinstance(e["round"], bool), we, lambda: _('"round" must be true or false'))
             for k in ("text", "reason", "created_at"):
-                _need(isinstance(e[k], str), we, _('"{k}" must be text').format(k=k))
+                _need(isinstance(e[k], str), we, lambda: _('"{k}" must be text').format(k=k))
             for k in ("contract", "offender", "replaces"):
-                _need(_opt_str(e[k]), we, _('"{k}" must be text or null').format(k=k))
-            _need(e["offender"] is None or e["offender"].casefold() in seated, we, _("the offender is not at the table"))
+                _need(_opt_str(e[k]), we, lambda: _('"{k}" must be text or null').format(k=k))
+            _need(e["offender"] is None or e["offender"].casefold() in seated, we, lambda: _("the offender is not at the table"))
             _need(e["replaces"] is None or e["replaces"] in uids_here, we,
-                  _("it replaces an entry that is not listed before it in its session"))
+                  lambda: _("it replaces an entry that is not listed before it in its session"))
             pts = e["points"]
-            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, _('"points" must map players to numbers'))
-            _need(all(p.casefold() in seated for p in pts), we, _("points for a player who is not at the table"))
-            _need(len({p.casefold() for p in pts}) == len(pts), we, _("a player has points twice"))
-            _need(math.fsum(float(v) for v in pts.values()) == 0, we, _("the points do not add up to 0"))
+            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, lambda: _('"points" must map players to numbers'))
+            _need(all(p.casefold() in seated for p in pts), we, lambda: _("points for a player who is not at the table"))
+            _need(len({p.casefold() for p in pts}) == len(pts), we, lambda: _("a player has points twice"))
+            _need(math.fsum(float(v) for v in pts.values()) == 0, we, lambda: _("the points do not add up to 0"))
             tk = e["takers"]
-            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, _('"takers" must map players to true/false'))
-            _need(all(p in pts for p in tk), we, _("a taker without points"))
+            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, lambda: _('"takers" must map players to true/false'))
+            _need(all(p in pts for p in tk), we, lambda: _("a taker without points"))
             v = e["void"]
             if v is not None:
-                _need(isinstance(v, dict), we, _('"void" must be an object or null'))
-                _need(v.get("action") in ("undo", "amend"), we, _('the void\'s "action" must be undo or amend'))
+                _need(isinstance(v, dict), we, lambda: _('"void" must be an object or null'))
+                _need(v.get("action") in ("undo", "amend"), we, lambda: _('the void\'s "action" must be undo or amend'))
                 _need(_opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
-                      _('an amend void names the entry that replaced it ("by"), an undo does not'))
+                      lambda: _('an amend void names the entry that replaced it ("by"), an undo does not'))
                 _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
-                      _('the void needs "reason" and "created_at" texts'))
+                      lambda: _('the void needs "reason" and "created_at" texts'))
             uids_here.add(e["uid"])
         hist = s.get("history")
         _need(hist is None or (isinstance(hist, list) and all(
             isinstance(h, list) and len(h) == 2 and h[0] in ("entry", "void", "seal")
             and (_is_int(h[1]) if h[0] == "seal" else isinstance(h[1], str)) for h in hist)), w,
-            _('"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]'))
+            lambda: _('"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]'))
         seals = s.get("seals")
         _need(seals is None or (isinstance(seals, list) and all(
             isinstance(x, dict) and _is_int(x.get("n")) and 1 <= x["n"] <= 100_000 and isinstance(x.get("seal"), str)
             and isinstance(x.get("sealed_at"), str) for x in seals)), w,
-            _('"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}'))
+            lambda: _('"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}'))
         _need(seals is None or [x["n"] for x in seals] == list(range(1, len(seals) + 1)), w,
-              _("the seals must be numbered 1, 2, 3 ... in order"))
-        _need(not seals or s["ended_at"] is not None, w, _("an open session cannot carry a seal"))
-        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, _("its first seal is not at its end"))
+              lambda: _("the seals must be numbered 1, 2, 3 ... in order"))
+        _need(not seals or s["ended_at"] is not None, w, lambda: _("an open session cannot carry a seal"))
+        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, lambda: _("its first seal is not at its end"))
         for j, e in enumerate(s["entries"]):
             v = e["void"]
             if v is not None and v["by"] is not None:
-                _need(v["by"] in uids_here, _("{session}, entry {uid}").format(session=w, uid=e["uid"]), _("voided by an entry that is not in its session"))
+                _need(v["by"] in uids_here, _("{session}, entry {uid}").format(session=w, uid=e["uid"]), lambda: _("voided by an entry that is not in its session"))
     except _Bad as bad:
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
@@ -668,6 +671,15 @@ def _add_entries(
         "SELECT p.name, p.id FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,)
     )}
     local_id = {uid: eid for uid, eid in conn.execute("SELECT uid, id FROM entries WHERE session_id = ?", (sid,))}
+    # the entries of the file that this ledger holds already (a uid is unique in the file: check_session), read
+    # in chunks rather than one query an entry
+    uids = [e["uid"] for e in entries]
+    here: dict[str, int] = {}
+    for k in range(0, len(uids), 500):
+        chunk = uids[k:k + 500]
+        here.update(conn.execute(
+            f"SELECT uid, session_id FROM entries WHERE uid IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchall())
     added = voids = 0
     batch: list[NewEntry] = []  # entries not written yet: written together, in order, before the next void or seal
 
@@ -684,9 +696,9 @@ def _add_entries(
         if e["replaces"] is not None and replaces is None:
             conflicts.append(_('{session}, entry {uid} replaces an entry that is not here').format(session=_session_label(s), uid=e['uid'][:8]))
             return
-        clash = conn.execute("SELECT session_id FROM entries WHERE uid = ?", (e["uid"],)).fetchone()
-        if clash:
-            conflicts.append(_('entry {uid} of {session} is here already, in session {id}').format(uid=e['uid'][:8], session=_session_label(s), id=clash[0]))
+        clash = here.get(e["uid"])
+        if clash is not None:
+            conflicts.append(_('entry {uid} of {session} is here already, in session {id}').format(uid=e['uid'][:8], session=_session_label(s), id=clash))
             return
         try:
             halves = [half_points(v) for v in e["points"].values()]
@@ -763,27 +775,27 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
     added = 0
     for i, p in enumerate(precs):
         try:
-            _need(isinstance(p, dict), f"precedents[{i}]", _("must be an object"))
+            _need(isinstance(p, dict), f"precedents[{i}]", lambda: _("must be an object"))
             missing = [k for k in _PRECEDENT_KEYS if k not in p]
-            _need(not missing, f"precedents[{i}]", _('lacks {missing}').format(missing=', '.join(missing)))
-            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", _('"uid" must be a non-empty text'))
+            _need(not missing, f"precedents[{i}]", lambda: _('lacks {missing}').format(missing=', '.join(missing)))
+            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", lambda: _('"uid" must be a non-empty text'))
             w = _("precedent {uid}").format(uid=p["uid"][:8])
-            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, _('"date" and "created_at" must be text'))
-            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, _('"session" and "entry" must be uids or null'))
+            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, lambda: _('"date" and "created_at" must be text'))
+            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, lambda: _('"session" and "entry" must be uids or null'))
             _need(p["entry_no"] is None or (_is_int(p["entry_no"]) and 1 <= p["entry_no"] <= 2**40), w,
-                  _('"entry_no" must be a number from 1 to {value} or null').format(value=2**40))
-            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, _('"origin" must be ruling, penalty or house-rules'))
+                  lambda: _('"entry_no" must be a number from 1 to {value} or null').format(value=2**40))
+            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, lambda: _('"origin" must be ruling, penalty or house-rules'))
             _need(isinstance(p["players"], list) and all(isinstance(x, str) for x in p["players"]), w,
-                  _('"players" must be a list of names'))
+                  lambda: _('"players" must be a list of names'))
             vs = p["versions"]
             _need(isinstance(vs, list) and len(vs) > 0 and all(isinstance(v, dict) for v in vs), w,
-                  _('"versions" must be a non-empty list'))
+                  lambda: _('"versions" must be a non-empty list'))
             for k, v in enumerate(vs, 1):
-                _need(v.get("version") == k, w, _("versions must be numbered 1, 2, 3 ... in order"))
+                _need(v.get("version") == k, w, lambda: _("versions must be numbered 1, 2, 3 ... in order"))
                 _need(all(isinstance(v.get(x), str) for x in ("title", "ruling", "note", "edited_at")), w,
-                      _('a version needs "title", "ruling", "note" and "edited_at" texts'))
+                      lambda: _('a version needs "title", "ruling", "note" and "edited_at" texts'))
                 _need(isinstance(v.get("tags"), list) and all(isinstance(t, str) for t in v["tags"]), w,
-                      _('"tags" must be a list of words'))
+                      lambda: _('"tags" must be a list of words'))
                 # the same checks as `precedent add` and `precedent edit`: a clear line, never "CHECK constraint failed"
                 from ..core.text import require_utf8
                 from .precedents import clean_ruling, clean_tags, clean_title
@@ -799,7 +811,7 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             from ..core.dates import parse_date
 
             try:
-                _need(parse_date(p["date"]).isoformat() == p["date"], w, _('bad date {date} (YYYY-MM-DD)').format(date=repr(p['date'])))
+                _need(parse_date(p["date"]).isoformat() == p["date"], w, lambda: _('bad date {date} (YYYY-MM-DD)').format(date=repr(p['date'])))
             except WiezenError:
                 raise _Bad(_('{w}: bad date {date} (YYYY-MM-DD)').format(w=w, date=repr(p['date']))) from None
         except _Bad as e:
