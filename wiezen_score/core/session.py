@@ -140,6 +140,13 @@ def parse_entry_deal(e: EntryInput, rules: HouseRules, players: Sequence[str], s
         ) from None
 
 
+def after_deal(rules: HouseRules, n: int, state: TableState) -> TableState:
+    """The table state after a deal played at ``state`` at a table of ``n``: the next player deals; a pending
+    doubling is used up (or the next queued one comes up)."""
+    nxt = (state.dealer + 1) % n
+    return queue_state(nxt, state.queued) if rules.all_pass_double == "queue" else TableState(nxt, 1)
+
+
 def apply(
     e: EntryInput,
     rules: HouseRules,
@@ -158,10 +165,8 @@ def apply(
             takers = {p: bool(s.made) for p in d.takers}
         else:
             takers = {p: t == d.contract.tricks for p, t in d.plays}
-        nxt = (state.dealer + 1) % n
-        after = queue_state(nxt, state.queued) if rules.all_pass_double == "queue" else TableState(nxt, 1)
         return Scored(
-            "deal", d.text, state.dealer, state.pending, s.points, takers, s.explanation, after,
+            "deal", d.text, state.dealer, state.pending, s.points, takers, s.explanation, after_deal(rules, n, state),
             contract=d.contract.name,
         )
     if e.kind == "pass":
