@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 from ..core.errors import WiezenError
 from ..core.numbers import signed
 from .rows import COUNTS
+from .schema import SCHEMA_VERSION
 from ..core.i18n import _
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
@@ -141,6 +142,10 @@ _EXPECTED: dict[int, dict[tuple[str, str], str]] = {}
 def expected_schema(version: int) -> dict[tuple[str, str], str]:
     """(type, name) -> SQL of every table, index, trigger and view that the migrations up to ``version`` make,
     built afresh in memory."""
+    if version not in _EXPECTED and version == SCHEMA_VERSION:
+        from .fresh_build import fresh_schema
+
+        _EXPECTED[version] = fresh_schema()  # the same as the migrations make (tests/test_fresh_schema.py)
     if version not in _EXPECTED:
         from sqlite_utils import Database
 

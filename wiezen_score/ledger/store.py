@@ -101,10 +101,15 @@ class Ledger:
                 return
             if version > 0 and existed:
                 self.last_backup = self._backup_before_migration(version)
-            from sqlite_utils import Database
-
             had_chain = version >= 6
-            _migrations().apply(Database(self.conn))
+            if version == 0 and self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                from .fresh_build import create
+
+                create(self.conn)  # a new ledger: the schema the migrations leave, made in one step (fresh.py)
+            else:
+                from sqlite_utils import Database
+
+                _migrations().apply(Database(self.conn))
             if version > 0 and existed and not had_chain:
                 n = self.conn.execute("SELECT count(*) FROM seals").fetchone()[0]
                 self.notes.append(
