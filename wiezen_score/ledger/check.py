@@ -84,36 +84,111 @@ def _fmt_points(d: dict[str, float]) -> str:
     return ", ".join(f"{p} {signed(float(v), plus_zero=True)}" for p, v in d.items()) or _("(none)")
 
 
-def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None) -> CheckResult:
+# From this many links on, `wiezen check` verifies the chain in a second process while it runs its other checks
+# (the two take about as long on a long ledger); below it the second process's start-up is not worth it.
+WORKER_MIN_LINKS = 5000
+
+
+def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None,
+                 worker_min_links: int = WORKER_MIN_LINKS) -> CheckResult:
     """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself.
 
-    ``progress(done, total)`` is called after each check (for a progress bar)."""
+    ``progress(done, total)`` is called after each check (for a progress bar). A ledger file with at least
+    ``worker_min_links`` links has its chain verified by a second process (ledger/verify_worker.py) at the same
+    time as the other checks; its problems take the chain's place in the list, so the result is the same as
+    checking one after the other. If that process fails in any way, the chain is verified here."""
     problems: list[Problem] = []
     counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
     steps = (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
              _search_index, _rescore)
-    for i, step in enumerate(steps):
-        if progress is not None and i:
-            progress(i, len(steps))
-        try:
-            step(conn, problems, counts)
-        except sqlite3.DatabaseError as e:
-            if "malformed" in str(e).lower() or "not a database" in str(e).lower():
-                problems.append(Problem(
-                    "integrity", _('the file is damaged ({error}): restore a backup (`wiezen db path` lists those made before upgrades)').format(error=e),
-                ))
-                break  # every further check would stumble on the same damage
-            problems.append(Problem("integrity", _('the {check} check could not read the ledger: {error}').format(check=step.__name__.strip('_'), error=e)))
-        except UnicodeDecodeError:
-            # SQLite's own message quoted damaged bytes of the schema: the file is damaged all the same
-            problems.append(Problem(
-                "integrity", _("the file is damaged (its schema cannot be read): restore a backup "
-                "(`wiezen db path` lists those made before upgrades)"),
-            ))
-            break
+    worker = _start_worker(conn, worker_min_links)
+    chain_at: int | None = None  # where the chain's problems go, when the worker verifies it
+    try:
+        for i, step in enumerate(steps):
+            if progress is not None and i:
+                progress(i, len(steps))
+            if step is _chain_links and worker is not None:
+                chain_at = len(problems)
+                continue
+            if not _run(step, conn, problems, counts):
+                chain_at = None  # the file is damaged: what the worker says of it adds nothing
+                break
+        if chain_at is not None:
+            got = _worker_result(worker)
+            if got is None:  # the worker failed: verify the chain here
+                here: list[Problem] = []
+                _run(_chain_links, conn, here, counts)
+            else:
+                here = got
+            problems[chain_at:chain_at] = here
+    finally:
+        if worker is not None and worker.poll() is None:
+            worker.kill()
+            worker.wait()
     if progress is not None:
         progress(len(steps), len(steps))
     return CheckResult(tuple(problems), counts["sessions"], counts["entries"], counts["voided"], counts["rescored"])
+
+
+def _run(step: Callable[[sqlite3.Connection, list[Problem], dict[str, int]], None], conn: sqlite3.Connection,
+         problems: list[Problem], counts: dict[str, int]) -> bool:
+    """Run one check; False when the file is damaged and no further check can read it."""
+    try:
+        step(conn, problems, counts)
+    except sqlite3.DatabaseError as e:
+        if "malformed" in str(e).lower() or "not a database" in str(e).lower():
+            problems.append(Problem(
+                "integrity", _('the file is damaged ({error}): restore a backup (`wiezen db path` lists those made before upgrades)').format(error=e),
+            ))
+            return False  # every further check would stumble on the same damage
+        problems.append(Problem("integrity", _('the {check} check could not read the ledger: {error}').format(check=step.__name__.strip('_'), error=e)))
+    except UnicodeDecodeError:
+        # SQLite's own message quoted damaged bytes of the schema: the file is damaged all the same
+        problems.append(Problem(
+            "integrity", _("the file is damaged (its schema cannot be read): restore a backup "
+            "(`wiezen db path` lists those made before upgrades)"),
+        ))
+        return False
+    return True
+
+
+def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
+    """The second process verifying the chain of a ledger file with many links, or None."""
+    import os
+    import subprocess
+    import sys
+
+    from ..core.i18n import language
+
+    try:
+        path = next((f for _seq, name, f in conn.execute("PRAGMA database_list") if name == "main"), "")
+        if not path:
+            return None
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chain'").fetchone() is None:
+            return None
+        links = conn.execute("SELECT max(seq) FROM chain").fetchone()[0] or 0
+        if links < min_links:
+            return None
+        env = dict(os.environ, PYTHONIOENCODING="utf-8")
+        return subprocess.Popen(
+            [sys.executable, "-m", "wiezen_score.ledger.verify_worker", path, language()],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env,
+        )
+    except (sqlite3.Error, UnicodeDecodeError, OSError, ValueError):
+        return None  # a damaged file or no process to start: everything is checked here
+
+
+def _worker_result(worker: Any) -> list[Problem] | None:
+    """The chain's problems from the worker, or None when it failed (then the chain is verified here)."""
+    import json
+
+    try:
+        out, _err = worker.communicate(timeout=600)
+        if worker.returncode != 0:
+            return None
+        return [Problem("chain", str(m), s, n, e) for m, s, n, e in json.loads(out.decode("utf-8"))]
+    except Exception:  # noqa: BLE001 - a worker that fails in any way: the chain is verified here
+        return None
 
 
 def _integrity(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:

@@ -1,0 +1,109 @@
+"""`wiezen check` verifies a long ledger's hash chain in a second process while it runs its other checks: the
+result must be the very result of checking one after the other, tampered or not, in either language, and a
+second process that fails changes nothing."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+
+import pytest
+
+from _ledger_helpers import wz
+from _record_helpers import build_full_ledger
+from test_record_tamper import behind_the_back, change_one
+from wiezen_score.ledger import check
+
+ALONE = 10**9  # more links than any test ledger: everything in this process
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory):
+    db = tmp_path_factory.mktemp("worker") / "full.db"
+    build_full_ledger(db)
+    return db
+
+
+def _both(db, spy):
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        alone = check.check_ledger(conn, worker_min_links=ALONE)
+        assert not spy
+        together = check.check_ledger(conn, worker_min_links=0)
+    finally:
+        conn.close()
+    return alone, together
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """The worker's answers (None: it failed and the chain was verified in this process)."""
+    seen: list[object] = []
+    real = check._worker_result
+
+    def result(worker):
+        got = real(worker)
+        seen.append(got)
+        return got
+
+    monkeypatch.setattr(check, "_worker_result", result)
+    return seen
+
+
+CHANGES = [("entries", "text"), ("entries", "created_at"), ("entry_points", "half"), ("voids", "reason"),
+           ("chain", "hash"), ("chain", "shash"), ("seals", "sealed_at"), ("sessions", "name"),
+           ("players", "name"), ("precedent_versions", "ruling")]
+
+
+@pytest.mark.parametrize("table,column", [(None, None), *CHANGES])
+def test_the_second_process_finds_what_checking_alone_finds(full, tmp_path, spy, table, column):
+    db = tmp_path / "w.db"
+    shutil.copy(full, db)
+    if table is not None:
+        done: list[str | None] = []
+        behind_the_back(db, lambda conn: done.append(change_one(conn, table, column)))
+        assert done[0] is not None
+    alone, together = _both(db, spy)
+    assert together == alone
+    assert len(spy) == 1 and spy[0] is not None  # the worker answered: it was not verified here after all
+    assert alone.ok == (table is None)
+    if table in ("entries", "chain", "seals"):
+        assert any(p.check == "chain" for p in together.problems)
+
+
+def test_in_dutch_too(full, tmp_path, spy, nl):
+    db = tmp_path / "w.db"
+    shutil.copy(full, db)
+    behind_the_back(db, lambda conn: change_one(conn, "entries", "text"))
+    alone, together = _both(db, spy)
+    assert together == alone and spy[0] is not None
+    assert any("keten" in p.message for p in together.problems)
+
+
+def test_a_failing_second_process_changes_nothing(full, tmp_path, spy, monkeypatch):
+    db = tmp_path / "w.db"
+    shutil.copy(full, db)
+    behind_the_back(db, lambda conn: change_one(conn, "entries", "text"))
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        alone = check.check_ledger(conn, worker_min_links=ALONE)
+        monkeypatch.setattr(sys, "executable", shutil.which("false") or "/bin/false")
+        together = check.check_ledger(conn, worker_min_links=0)
+    finally:
+        conn.close()
+    assert spy == [None]  # it failed ...
+    assert together == alone and not alone.ok  # ... and the chain was verified here
+
+
+def test_the_command_uses_it_on_a_long_ledger(tmp_path):
+    db = tmp_path / "w.db"
+    f = tmp_path / "long.txt"
+    f.write_text('session "long" 2026-06-01\nplayers jan piet mieke lotte\n' + "samen 8 jan+piet 9\n" * check.WORKER_MIN_LINKS,
+                 encoding="utf-8")
+    assert wz(db, "replay", f).exit_code == 0
+    assert wz(db, "check").exit_code == 0
+    behind_the_back(db, lambda conn: conn.execute("UPDATE entries SET created_at = 'x' WHERE id = 4321"))
+    r = wz(db, "check")
+    assert r.exit_code == 1
+    assert "chain: session 1 entry #4321 (id 4321): the entry is not as it was recorded" in r.stdout
