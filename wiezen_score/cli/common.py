@@ -419,12 +419,14 @@ def _db(ctx: click.Context) -> Any:
     return ctx.find_root().obj.get("db")
 
 
-def _report(ctx: click.Context, no: int, sc: Scored, led: Any) -> None:
+def _report(ctx: click.Context, no: int, sc: Scored, led: Any, s: Any = None) -> None:
+    """The lines said after recording entry ``no`` in the open session ``s`` (read again when not given)."""
     from ..core.numbers import signed
     from ..ledger.documents import evening_progress
     from ..views.sheet import recorded_line, status_line
 
-    s = led.require_open()
+    if s is None:
+        s = led.require_open()
     echo(recorded_line(no, sc, s.players))
     totals = led.totals(s.id)
     echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))

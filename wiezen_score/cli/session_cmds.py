@@ -148,8 +148,9 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx)) as led:
-        no, sc = led.record(e)
-        _report(ctx, no, sc, led)
+        recorded_in: list[Any] = []  # the session the entry went into, as record() read it (not read twice)
+        no, sc = led.record(e, then=lambda s, _no, _sc: recorded_in.append(s))
+        _report(ctx, no, sc, led, recorded_in[0])
 
 
 @click.command(context_settings=DEAL_ARGS)
