@@ -146,19 +146,76 @@ def _lazy_pair() -> tuple[type, type]:
 
 
 def test_a_lazy_dataclass_is_the_dataclass_once_used() -> None:
+    from wiezen_score.core import frozen
+
     lazy, real = _lazy_pair()
-    assert "__eq__" not in lazy.__dict__  # not made at the declaration
+    assert lazy in frozen._LAZY  # its __init__ not written at the declaration
     a, b, r = lazy(1, "y"), lazy(1, "y"), real(1, "y")
-    assert "__eq__" in lazy.__dict__
+    assert lazy not in frozen._LAZY
     assert repr(a) == repr(r) and a == b and hash(a) == hash(b) == hash(r) and a != lazy(2) and a.twice() == 2
-    assert inspect.signature(lazy) == inspect.signature(real)
+    assert a != r  # (two classes)
+    ours, theirs = inspect.signature(lazy).parameters, inspect.signature(real).parameters
+    assert [(p.name, p.default, p.kind) for p in ours.values()] == [(p.name, p.default, p.kind) for p in theirs.values()]
+    assert lazy(n=4, later=("x",)) == lazy(4, "x", ("x",))
+    with pytest.raises(TypeError):
+        lazy()  # n is required
+    with pytest.raises(TypeError):
+        lazy(1, "a", (), 4)  # one too many
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.n = 3  # type: ignore[misc]
     assert dataclasses.replace(a, code="z") == lazy(1, "z")
+    assert lazy.__match_args__ == real.__match_args__  # type: ignore[attr-defined]
 
 
 def test_a_lazy_dataclass_asked_for_its_fields_first() -> None:
     lazy, real = _lazy_pair()
     assert dataclasses.is_dataclass(lazy)
     assert [f.name for f in dataclasses.fields(lazy)] == [f.name for f in dataclasses.fields(real)] == ["n", "code", "later"]
+    assert [f.default for f in dataclasses.fields(lazy)] == [f.default for f in dataclasses.fields(real)]
     assert lazy(5).later == () and dataclasses.asdict(lazy(5)) == dataclasses.asdict(real(5))
+
+
+def test_what_is_not_a_plain_declaration_is_the_dataclass_itself() -> None:
+    from wiezen_score.core.frozen import lazy_dataclass
+
+    @lazy_dataclass(frozen=True)
+    class WithFactory:
+        x: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    @lazy_dataclass(order=True)
+    class Ordered:
+        x: int
+
+    assert "__init__" in WithFactory.__dict__ and WithFactory().x == {}
+    assert Ordered(1) < Ordered(2)
+    with pytest.raises(ValueError):
+        @lazy_dataclass(frozen=True)
+        class Mutable:
+            x: list[int] = []  # noqa: RUF012 - the dataclass's own error
+    with pytest.raises(TypeError):
+        @lazy_dataclass(frozen=True)
+        class Order:
+            x: int = 1
+            y: int  # a field without a default after one with: the dataclass's own error
+
+
+@pytest.mark.parametrize("name", ["ledger.rows.SessionInfo", "ledger.rows.EntryRow", "ledger.chain.Seal",
+                                  "ledger.chain.Finding", "ledger.chain.SealResult"])
+def test_the_ledgers_lazy_dataclasses_as_their_dataclass(name: str) -> None:
+    """Each class declared with lazy_dataclass in the package against the dataclass of its own declaration."""
+    import importlib
+
+    module, cls_name = name.rsplit(".", 1)
+    cls = getattr(importlib.import_module(f"wiezen_score.{module}"), cls_name)
+    notes = cls.__annotations__
+    spec = [(f, Any, field(default=getattr(cls, f)) if f in vars(cls) and not callable(getattr(cls, f)) else field())
+            for f in notes]
+    ref = make_dataclass(cls_name, spec, frozen=True)
+    ours, theirs = inspect.signature(cls).parameters, inspect.signature(ref).parameters
+    assert [(p.name, p.default, p.kind) for p in ours.values()] == [(p.name, p.default, p.kind) for p in theirs.values()]
+    args = {f: (f, i) for i, f in enumerate(notes)}
+    x, r = cls(**args), ref(**args)
+    assert repr(x) == repr(r) and hash(x) == hash(r) and x == cls(**args)
+    assert dataclasses.asdict(x) == dataclasses.asdict(r)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(x, next(iter(notes)), 0)

@@ -108,46 +108,83 @@ class Frozen:
 
 
 # --------------------------------------------------------------------------------------------------------
-# dataclasses made on first use
+# frozen dataclasses declared as such, their __init__ written on first use
 
 
-class _LazyFields:
-    """``__dataclass_fields__`` of a lazy dataclass not made yet: asking for it makes the dataclass."""
-
-    def __get__(self, obj: object, cls: type) -> Any:
-        return _make(cls).__dataclass_fields__
+_LAZY: dict[type, tuple[tuple[str, ...], dict[str, Any]]] = {}  # class -> (fields, defaults): __init__ not made yet
 
 
-def _make(cls: type) -> Any:
-    kw = _LAZY.pop(cls, None)
-    if kw is not None:  # (not made yet)
-        import dataclasses
+def _make_init(cls: type) -> Any:
+    """Write and install ``cls.__init__`` (the dataclass's: each argument stored as its field, in order)."""
+    fields, defaults = _LAZY.pop(cls)
+    params = ", ".join(f"{f}=_d[{f!r}]" if f in defaults else f for f in fields)
+    body = "\n".join(f"    d[{f!r}] = {f}" for f in fields) or "    pass"
+    space: dict[str, Any] = {"_d": defaults}
+    exec(f"def __init__(self, {params}):\n    d = self.__dict__\n{body}\n", space)
+    init = space["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    type.__setattr__(cls, "__init__", init)
+    return init
 
-        type.__delattr__(cls, "__init__")
-        type.__delattr__(cls, "__dataclass_fields__")
-        dataclasses.dataclass(**kw)(cls)  # in place: the class itself becomes the dataclass
-    return cls
+
+_IMMUTABLE = (int, float, str, bytes, tuple, frozenset, type(None))
 
 
-_LAZY: dict[type, dict[str, Any]] = {}
+def _plain(c: type, kw: dict[str, Any], notes: dict[str, Any], defaults: dict[str, Any]) -> bool:
+    """A declaration :func:`lazy_dataclass` makes itself: frozen=True only, no base class, no methods of its
+    own that the dataclass would write or use, only plain fields (no ClassVar, InitVar, KW_ONLY), immutable
+    plain defaults (no ``field()``), none without a default after one with."""
+    if kw != {"frozen": True} or c.__bases__ != (object,):
+        return False
+    if any(name in c.__dict__ for name in ("__init__", "__post_init__", "__eq__", "__hash__", "__repr__",
+                                          "__setattr__", "__delattr__", "__slots__", "__match_args__")):
+        return False
+    if any(word in str(note) for note in notes.values() for word in ("ClassVar", "InitVar", "KW_ONLY")):
+        return False
+    if not all(isinstance(v, _IMMUTABLE) for v in defaults.values()):
+        return False
+    after_default = False
+    for f in notes:
+        if f in defaults:
+            after_default = True
+        elif after_default:
+            return False
+    return True
 
 
 def _lazy_dataclass(cls: type | None = None, /, **kw: Any) -> Any:
-    """``dataclasses.dataclass`` (with the same options), made when the class is first used: its first
-    instance, or its fields asked for (``dataclasses.fields``, ``replace``, ``is_dataclass``). For classes
-    that a command seldom makes (a check's findings, a seal, the rows of a sheet): their code is not
-    compiled at start-up. A class made this way must not be subclassed, nor its methods looked up on the
-    class before its first instance (``Cls.__eq__``)."""
+    """``@dataclass(frozen=True)`` for a plain declaration (fields with plain immutable defaults), as a
+    :class:`Frozen` class whose ``__init__`` is written when the class is first instantiated: a class a
+    command seldom makes (a check's findings, a seal, the rows of a sheet) costs nothing at start-up, one that
+    it makes (the session) a fraction of what the dataclass costs. Any other declaration, or other options,
+    is given to ``dataclasses.dataclass`` itself."""
 
     def wrap(c: type) -> type:
-        _LAZY[c] = kw
+        notes = c.__dict__.get("__annotations__", {})
+        fields = tuple(notes)
+        defaults = {f: c.__dict__[f] for f in fields if f in c.__dict__}
+        if not _plain(c, kw, notes, defaults):
+            import dataclasses
+
+            return dataclasses.dataclass(**kw)(c)
+        space = {k: v for k, v in c.__dict__.items() if k not in ("__dict__", "__weakref__")}
+        space["_fields"], space["__qualname__"] = fields, c.__qualname__
+        made = type(c.__name__, (Frozen,), space)
+        _LAZY[made] = (fields, defaults)
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-            _make(c).__init__(self, *args, **kwargs)
+            init = _make_init(made) if made in _LAZY else vars(made)["__init__"]
+            init(self, *args, **kwargs)
 
-        type.__setattr__(c, "__init__", __init__)
-        type.__setattr__(c, "__dataclass_fields__", _LazyFields())
-        return c
+        import inspect  # (imported by click already)
+
+        P = inspect.Parameter
+        __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [P("self", P.POSITIONAL_OR_KEYWORD)]
+            + [P(f, P.POSITIONAL_OR_KEYWORD, default=defaults.get(f, P.empty), annotation=notes[f]) for f in fields])
+        __init__.__qualname__ = f"{made.__qualname__}.__init__"
+        type.__setattr__(made, "__init__", __init__)
+        return made
 
     return wrap if cls is None else wrap(cls)
 
