@@ -28,7 +28,7 @@ main()
 NOT_ON_THE_DEAL_PATH = [
     "tomllib", "tomli", "textwrap", "shlex", "click.shell_completion", "importlib.resources", "hashlib", "fractions",
     "sqlite_utils", "tabulate", "platformdirs", "string", "wiezen_score.views.render", "wiezen_score.views.formats",
-    "wiezen_score.ledger.check", "wiezen_score.ledger.exchange", "wiezen_score.core.presets",
+    "wiezen_score.ledger.check", "wiezen_score.ledger.exchange", "wiezen_score.core.dates", "wiezen_score.ledger.documents", "wiezen_score.core.presets",
 ]
 
 

@@ -422,7 +422,6 @@ def _db(ctx: click.Context) -> Any:
 def _report(ctx: click.Context, no: int, sc: Scored, led: Any, s: Any = None) -> None:
     """The lines said after recording entry ``no`` in the open session ``s`` (read again when not given)."""
     from ..core.numbers import signed
-    from ..ledger.documents import evening_progress
     from ..views.sheet import recorded_line, status_line
 
     if s is None:
@@ -431,6 +430,10 @@ def _report(ctx: click.Context, no: int, sc: Scored, led: Any, s: Any = None) ->
     totals = led.totals(s.id)
     echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
     echo(_("next: {status}").format(status=status_line(s.players, sc.after)))
+    if getattr(s, "plan", None) is None:
+        return  # no planned length (and ledger/documents.py not imported)
+    from ..ledger.documents import evening_progress
+
     p = evening_progress(led, s, sc.kind == "deal")
     if p is not None:
         echo(p.line)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.dates import date_text
 from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
 from .fit import entry_words, row_words
+
+
+def date_text(iso: str) -> str:
+    """core/dates.py's date_text, imported when a date is shown (not by every `wiezen deal`)."""
+    from ..core.dates import date_text as text
+
+    return text(iso)
 
 
 def status_line(players: tuple[str, ...], state: TableState) -> str:
