@@ -83,6 +83,25 @@ def test_an_entry_written_from_its_row_is_its_dumped_content(rows, names, data):
     _same(rows, names, data, plain)
 
 
+_int = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+_text = st.text(max_size=12)
+# a row of the types the tool writes (chain._ENTRY_TYPES): the common case, written the quickest way
+shaped = st.tuples(*[
+    st.one_of(*([_int] if int in t else []), *([_text] if str in t else []), *([st.none()] if type(None) in t else []))
+    for t in chain._ENTRY_TYPES
+]).map(list)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    rows=st.lists(shaped, min_size=1, max_size=5),
+    names=st.lists(st.one_of(st.text(max_size=6), st.none()), min_size=0, max_size=5),
+    data=st.data(),
+)
+def test_an_entry_of_the_types_the_tool_writes_is_its_dumped_content(rows, names, data):
+    _same(rows, names, data, st.one_of(_int, _int, st.none()))
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(
     rows=st.lists(st.lists(st.one_of(plain, odd), min_size=17, max_size=17), min_size=1, max_size=5),

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
+from itertools import product
 from json.encoder import encode_basestring as _jstr
 from typing import Any, Iterable, Sequence
 
@@ -131,6 +132,9 @@ _TEXT_OR_NULL: frozenset[type] = frozenset({str, type(None)})
 _ENTRY_TYPES = (_INT, _TEXT, _INT, _INT, _TEXT, _TEXT, _TEXT_OR_NULL, _INT, _INT, _INT_OR_NULL, _INT, _INT_OR_NULL,
                 _TEXT, _INT, _INT, _INT_OR_NULL, _TEXT)
 _POINTS_TYPES = (_INT, _INT, _INT, _INT, _INT_OR_NULL)
+# the same as every tuple of types a row may have (checked with one set lookup: thousands of rows)
+_ENTRY_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_ENTRY_TYPES))
+_POINTS_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_POINTS_TYPES))
 # per connection (by id, with the connection itself: a connection cannot be weakly referenced): its rows and
 # their points rows by entry id
 _written: dict[int, tuple[sqlite3.Connection, dict[int, tuple[Any, ...]], dict[int, list[tuple[Any, ...]]]]] = {}
@@ -147,14 +151,14 @@ def remember_written(conn: sqlite3.Connection, entries: Sequence[tuple[Any, ...]
         mine = _written[id(conn)] = (conn, {}, {})
     rows, pts = mine[1], mine[2]
     for r in entries:
-        if len(r) == 17 and all(type(v) in t for v, t in zip(r, _ENTRY_TYPES)):
+        if tuple(map(type, r)) in _ENTRY_SHAPES:
             rows[r[0]] = r
             pts[r[0]] = []
     odd = set()
     for p in points:
         got = pts.get(p[0])
         if got is not None:
-            if len(p) == 5 and all(type(v) in t for v, t in zip(p, _POINTS_TYPES)):
+            if tuple(map(type, p)) in _POINTS_SHAPES:
                 got.append(p)
             else:  # a points row of another type: the entry is read back from the ledger instead
                 odd.add(p[0])
@@ -303,6 +307,22 @@ class Facts:
             n = name(pid)
             p.append((str(n), pid, (n, half, taker, made)))
         p.sort()  # by (name, player id), as _load sorts them
+        if tuple(map(type, r)) in _ENTRY_SHAPES and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points):
+            # the types the tool writes (nearly always): integers written as they are, texts by json's own
+            # function, NULL where a column may hold it
+            pts = ",".join([f"[{_j(n)},{h},{t},{'null' if m is None else m}]" for _s, _p, (n, h, t, m) in p])
+            portable = (
+                f'{{"contract":{"null" if contract is None else _jstr(contract)},"created_at":{_jstr(at)},'
+                f'"deal_no":{"null" if deal_no is None else deal_no},"dealer":{dealer},"kind":{_jstr(k)},'
+                f'"multiplier":{mult},"next_dealer":{nd},"next_multiplier":{nm},"no":{no},'
+                f'"offender":{"null" if off is None else _j(name(off))},"points":[{pts}],"reason":{_jstr(reason)},'
+                f'"replaces":{"null" if rep is None else _j(self.uid("entries", rep))},"round":{rnd},'
+                f'"text":{_jstr(text)},"uid":{_jstr(uid)}}}'
+            )
+            local = (f'{{"id":{i},"offender_id":{"null" if off is None else off},'
+                     f'"players":[{",".join([str(t[1]) for t in p])}],"replaces":{"null" if rep is None else rep},'
+                     f'"session_id":{sid}}}')
+            return portable, local, sid
         pts = ",".join(f"[{_j(n)},{_j(h)},{_j(t)},{_j(m)}]" for _s, _p, (n, h, t, m) in p)
         portable = (
             f'{{"contract":{_j(contract)},"created_at":{_j(at)},"deal_no":{_j(deal_no)},"dealer":{_j(dealer)},'
