@@ -395,13 +395,14 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             _need(e["replaces"] is None or e["replaces"] in uids_here, we,
                   lambda: _("it replaces an entry that is not listed before it in its session"))
             pts = e["points"]
-            _need(isinstance(pts, dict) and all(_is_num(v) for v in pts.values()), we, lambda: _('"points" must map players to numbers'))
-            _need(all(p.casefold() in seated for p in pts), we, lambda: _("points for a player who is not at the table"))
-            _need(len({p.casefold() for p in pts}) == len(pts), we, lambda: _("a player has points twice"))
-            _need(math.fsum(float(v) for v in pts.values()) == 0, we, lambda: _("the points do not add up to 0"))
+            _need(isinstance(pts, dict) and all(map(_is_num, pts.values())), we, lambda: _('"points" must map players to numbers'))
+            folded = [p.casefold() for p in pts]
+            _need(all(map(seated.__contains__, folded)), we, lambda: _("points for a player who is not at the table"))
+            _need(len(set(folded)) == len(pts), we, lambda: _("a player has points twice"))
+            _need(math.fsum(map(float, pts.values())) == 0, we, lambda: _("the points do not add up to 0"))
             tk = e["takers"]
-            _need(isinstance(tk, dict) and all(isinstance(v, bool) for v in tk.values()), we, lambda: _('"takers" must map players to true/false'))
-            _need(all(p in pts for p in tk), we, lambda: _("a taker without points"))
+            _need(isinstance(tk, dict) and set(map(type, tk.values())) <= {bool}, we, lambda: _('"takers" must map players to true/false'))
+            _need(tk.keys() <= pts.keys(), we, lambda: _("a taker without points"))
             v = e["void"]
             if v is not None:
                 _need(isinstance(v, dict), we, lambda: _('"void" must be an object or null'))

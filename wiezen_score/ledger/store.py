@@ -500,16 +500,26 @@ class Ledger:
         return insert_entry(self.conn, self._new_entry(s, no, sc, replaces, uid, created_at))
 
     def _new_entry(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
-                   created_at: str | None = None, ids: dict[str, int] | None = None) -> NewEntry:
-        """The row of entry ``no`` as scored (``ids``: the players' row ids by name, when known already)."""
+                   created_at: str | None = None, ids: dict[str, int] | None = None,
+                   halves: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] | None = None) -> NewEntry:
+        """The row of entry ``no`` as scored (``ids``: the players' row ids by name, when known already;
+        ``halves``: the points rows of entries scored before, by ``id(scored)``: a replay scores a line once
+        and records it many times)."""
         if ids is None:
             ids = dict(zip(s.players, s.player_ids))
+        if halves is not None:
+            got = halves.get(id(sc))
+            if got is None or got[0] is not sc:
+                got = halves[id(sc)] = (sc, tuple((ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()))
+            rows: Sequence[tuple[int, int, bool | None]] = got[1]
+        else:
+            rows = [(ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()]
         return NewEntry(
             uid=uid or new_uid(), session_id=s.id, no=no, kind=sc.kind, text=sc.text, contract=sc.contract or None,
             dealer=sc.dealer, multiplier=sc.multiplier, offender_id=ids[sc.offender] if sc.offender else None,
             round=sc.round, deal_no=sc.deal_no, reason=sc.reason, next_dealer=sc.after.dealer,
             next_multiplier=sc.after.pending, replaces=replaces, created_at=created_at or now(),
-            halves=[(ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()],
+            halves=rows,
         )
 
     def _deal_players(self, s: SessionInfo) -> dict[int, tuple[str, ...]]:
@@ -750,6 +760,7 @@ class Ledger:
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             batch: list[tuple[int, NewEntry]] = []  # entries not written yet (written together, in order)
             pids = dict(zip(s.players, s.player_ids))
+            halves: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] = {}
 
             def flush() -> None:
                 for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch])):
@@ -768,7 +779,7 @@ class Ledger:
                         raise WiezenError(_("amend is for correcting a recorded session; in a session file, fix the line instead"))
                     else:
                         sc = f.score(item)
-                        batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids)))
+                        batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids, halves=halves)))
                         f.take(next_no, sc)
                         next_no += 1
                         if len(batch) >= 2000:
