@@ -131,11 +131,15 @@ def test_every_fact_of_a_real_ledger_gives_the_same_texts(tmp_path):
     db = tmp_path / "w.db"
     ok(db, "replay", EVENING)
     ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
-    for line in ("samen 8 jan+piet 9", "alleen 5 mieke 6", "abondance 9 lotte 9"):
+    for line in ("samen 8 jan+piet 9", "alleen 5 mieke 6", "abondance 9 lotte 9") * 3:  # the same points again
         ok(db, "deal", *line.split())
     ok(db, "pass")
     ok(db, "undo")
     ok(db, "amend", "1", "samen", "8", "jan+piet", "10")
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk")  # other players, the same points in seat order
+    for _ in range(2):
+        ok(db, "deal", "samen", "8", "an+bert", "9")
     conn = sqlite3.connect(db)
     links = conn.execute("SELECT kind, rid, sub FROM chain ORDER BY seq").fetchall()
     assert sum(k == "entry" for k, _, _ in links) >= 10

@@ -220,6 +220,8 @@ class Facts:
         self._raw: dict[int, tuple[Any, ...]] = {}
         self._raw_points: dict[int, list[tuple[Any, ...]]] = {}
         self._raw_all = False
+        # (player, half, taker, made) of an entry's points rows -> the texts of its points and of its players
+        self._pts_texts: dict[tuple[tuple[Any, ...], ...], tuple[str, str]] = {}
 
     # lookups used by the contents
     def name(self, pid: int | None) -> str | None:
@@ -302,15 +304,20 @@ class Facts:
         """The texts of an entry from its stored row: what :meth:`_load` builds, then :func:`_dump` writes."""
         (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
         name = self.name
-        p = []
-        for _eid, pid, half, taker, made in points:
-            n = name(pid)
-            p.append((str(n), pid, (n, half, taker, made)))
-        p.sort()  # by (name, player id), as _load sorts them
         if tuple(map(type, r)) in _ENTRY_SHAPES and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points):
             # the types the tool writes (nearly always): integers written as they are, texts by json's own
-            # function, NULL where a column may hold it
-            pts = ",".join([f"[{_j(n)},{h},{t},{'null' if m is None else m}]" for _s, _p, (n, h, t, m) in p])
+            # function, NULL where a column may hold it. Many entries have the same points rows (the same
+            # line scored the same): their two texts are made once.
+            key = tuple([q[1:] for q in points])
+            got = self._pts_texts.get(key)
+            if got is None:
+                p = sorted([(str(n), pid, (n, half, taker, made))
+                            for _eid, pid, half, taker, made in points for n in (name(pid),)])  # as _load sorts
+                got = self._pts_texts[key] = (
+                    ",".join([f"[{_j(n)},{h},{t},{'null' if m is None else m}]" for _s, _p, (n, h, t, m) in p]),
+                    ",".join([str(t[1]) for t in p]),
+                )
+            pts, players = got
             portable = (
                 f'{{"contract":{"null" if contract is None else _jstr(contract)},"created_at":{_jstr(at)},'
                 f'"deal_no":{"null" if deal_no is None else deal_no},"dealer":{dealer},"kind":{_jstr(k)},'
@@ -320,9 +327,14 @@ class Facts:
                 f'"text":{_jstr(text)},"uid":{_jstr(uid)}}}'
             )
             local = (f'{{"id":{i},"offender_id":{"null" if off is None else off},'
-                     f'"players":[{",".join([str(t[1]) for t in p])}],"replaces":{"null" if rep is None else rep},'
+                     f'"players":[{players}],"replaces":{"null" if rep is None else rep},'
                      f'"session_id":{sid}}}')
             return portable, local, sid
+        p = []
+        for _eid, pid, half, taker, made in points:
+            n = name(pid)
+            p.append((str(n), pid, (n, half, taker, made)))
+        p.sort()  # by (name, player id), as _load sorts them
         pts = ",".join(f"[{_j(n)},{_j(h)},{_j(t)},{_j(m)}]" for _s, _p, (n, h, t, m) in p)
         portable = (
             f'{{"contract":{_j(contract)},"created_at":{_j(at)},"deal_no":{_j(deal_no)},"dealer":{_j(dealer)},'
