@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import sys
+from urllib.parse import quote
 
 import pytest
 
@@ -25,8 +26,12 @@ def full(tmp_path_factory):
     return db
 
 
+def _ro(db) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True)
+
+
 def _both(db, spy):
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    conn = _ro(db)
     try:
         alone = check.check_ledger(conn, worker_min_links=ALONE)
         assert not spy
@@ -85,7 +90,7 @@ def test_a_failing_second_process_changes_nothing(full, tmp_path, spy, monkeypat
     db = tmp_path / "w.db"
     shutil.copy(full, db)
     behind_the_back(db, lambda conn: change_one(conn, "entries", "text"))
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    conn = _ro(db)
     try:
         alone = check.check_ledger(conn, worker_min_links=ALONE)
         monkeypatch.setattr(sys, "executable", shutil.which("false") or "/bin/false")
@@ -107,3 +112,17 @@ def test_the_command_uses_it_on_a_long_ledger(tmp_path):
     r = wz(db, "check")
     assert r.exit_code == 1
     assert "chain: session 1 entry #4321 (id 4321): the entry is not as it was recorded" in r.stdout
+
+
+def test_a_path_with_uri_characters_is_the_ledger_checked(full, tmp_path, spy):
+    """'#', '?' and '%' in the ledger's path: the second process opens that very file (an URI unquoted would
+    open another one, or none)."""
+    folder = tmp_path / "club #1?%20"
+    folder.mkdir()
+    db = folder / "w#1.db"
+    shutil.copy(full, db)
+    (folder / "w").write_bytes(b"")  # what an unquoted URI would open instead
+    behind_the_back(db, lambda conn: change_one(conn, "entries", "text"))
+    alone, together = _both(db, spy)
+    assert together == alone and not alone.ok
+    assert spy[0] is not None

@@ -9,7 +9,6 @@ anything else it exits 1 and `wiezen check` verifies the chain itself (check.py)
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 
 
@@ -17,11 +16,11 @@ def main(argv: list[str]) -> int:
     path, lang = argv
     from ..core.i18n import set_language
     from .chain import verify
+    from .connection import _connect
 
     set_language(lang)
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    conn = _connect(path, readonly=True)  # the one way a ledger is opened ('?', '#' or '%' in its path quoted)
     try:
-        conn.execute("PRAGMA busy_timeout = 5000")
         found = verify(conn)
     finally:
         conn.close()
