@@ -126,3 +126,79 @@ def test_a_path_with_uri_characters_is_the_ledger_checked(full, tmp_path, spy):
     alone, together = _both(db, spy)
     assert together == alone and not alone.ok
     assert spy[0] is not None
+
+
+# ---------------------------------------------------------------------------------- import's second process
+
+IMPORT_EVENING = ('session "Week 1" 2026-01-10\nplayers jan piet mieke lotte\n'
+                  + "samen 8 jan+piet 9\npas\nalleen 5 mieke 4\npenalty lotte renonce\nundo\ntroel jan+lotte 9\n" * 3)
+
+
+@pytest.fixture
+def rescore_spy(monkeypatch):
+    seen: list[object] = []
+    real = check.rescore_result
+
+    def result(job):
+        got = real(job)
+        seen.append(got)
+        return got
+
+    monkeypatch.setattr(check, "rescore_result", result)
+    return seen
+
+
+def _export(tmp_path, text: str) -> dict:
+    import json
+
+    src = tmp_path / "table.db"
+    f = tmp_path / "evening.txt"
+    f.write_text(text, encoding="utf-8")
+    assert wz(src, "replay", f).exit_code == 0
+    return json.loads(wz(src, "export").stdout)
+
+
+def _import_both(tmp_path, doc, monkeypatch, rescore_spy, name):
+    import json
+
+    f = tmp_path / f"{name}.json"
+    f.write_text(json.dumps(doc), encoding="utf-8")
+    here = wz(tmp_path / f"{name}-here.db", "import", f)
+    assert rescore_spy == []
+    monkeypatch.setattr(check, "RESCORE_MIN_ENTRIES", 0)
+    there = wz(tmp_path / f"{name}-there.db", "import", f)
+    return ((here.exit_code, here.output.replace(f"{name}-here.db", "LEDGER")),
+            (there.exit_code, there.output.replace(f"{name}-there.db", "LEDGER")))
+
+
+SERIALIZE = hasattr(sqlite3.Connection, "serialize")
+
+
+@pytest.mark.parametrize("tamper", [None, "points", "multiplier", "text"])
+def test_import_rescores_in_a_second_process_as_it_would_here(tmp_path, monkeypatch, rescore_spy, tamper):
+    doc = _export(tmp_path, IMPORT_EVENING)
+    e = doc["sessions"][0]["entries"][0]
+    if tamper == "points":  # still adding up to 0, and no longer what the line scores
+        e["points"] = {k: v * 2 for k, v in e["points"].items()}
+    elif tamper == "multiplier":
+        e["multiplier"] = 2
+    elif tamper == "text":
+        e["text"] = "samen 8 jan+piet 10"
+    here, there = _import_both(tmp_path, doc, monkeypatch, rescore_spy, str(tamper))
+    assert there == here
+    assert here[0] == (0 if tamper is None else 1), here[1]
+    if tamper is not None:
+        assert "re-scored" in here[1]
+    if SERIALIZE:
+        assert len(rescore_spy) == 1 and rescore_spy[0] is not None  # the second process answered
+    else:
+        assert rescore_spy == []  # Python 3.10: no copy to hand over; re-scored here
+
+
+def test_a_failing_second_process_of_import_changes_nothing(tmp_path, monkeypatch, rescore_spy):
+    doc = _export(tmp_path, IMPORT_EVENING)
+    doc["sessions"][0]["entries"][0]["multiplier"] = 2
+    monkeypatch.setattr(sys, "executable", shutil.which("false") or "/bin/false")
+    here, there = _import_both(tmp_path, doc, monkeypatch, rescore_spy, "failing")
+    assert there == here and here[0] == 1
+    assert rescore_spy == ([None] if SERIALIZE else [])

@@ -94,7 +94,7 @@ def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] 
     """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself.
 
     ``progress(done, total)`` is called after each check (for a progress bar). A ledger file with at least
-    ``worker_min_links`` links has its chain verified by a second process (ledger/verify_worker.py) at the same
+    ``worker_min_links`` links has its chain verified by a second process (ledger/worker.py) at the same
     time as the other checks; its problems take the chain's place in the list, so the result is the same as
     checking one after the other. If that process fails in any way, the chain is verified here."""
     problems: list[Problem] = []
@@ -171,7 +171,7 @@ def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
             return None
         env = dict(os.environ, PYTHONIOENCODING="utf-8")
         return subprocess.Popen(
-            [sys.executable, "-m", "wiezen_score.ledger.verify_worker", path, language()],
+            [sys.executable, "-m", "wiezen_score.ledger.worker", "chain", path, language()],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env,
         )
     except (sqlite3.Error, UnicodeDecodeError, OSError, ValueError):
@@ -386,6 +386,59 @@ def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
 
     for sid, message in check_player_evenings(conn):
         problems.append(Problem("totals", message, sid))
+
+
+# From this many entries on, `wiezen import` re-scores what it brings in in a second process (while it links the
+# chain), when the ledger is at most RESCORE_MAX_BYTES: the second process gets a copy of it, with the import.
+RESCORE_MIN_ENTRIES = 5000
+RESCORE_MAX_BYTES = 64 * 1024 * 1024
+
+
+def start_rescore(conn: sqlite3.Connection, session_ids: Sequence[int]) -> Any:
+    """Start re-scoring these sessions in a second process (ledger/worker.py), from a copy of the ledger as this
+    connection sees it (its transaction included); None when it is not worth it or not possible (then
+    :func:`rescore_sessions` does it here). :func:`rescore_result` gives its problems."""
+    import os
+    import subprocess
+    import sys
+
+    from ..core.i18n import language
+
+    if not hasattr(conn, "serialize") or not session_ids:  # (Python 3.11 and later)
+        return None
+    try:
+        marks = ",".join("?" * len(session_ids))
+        n = conn.execute(f"SELECT count(*) FROM entries WHERE session_id IN ({marks})", list(session_ids)).fetchone()[0]
+        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
+        if n < RESCORE_MIN_ENTRIES or size > RESCORE_MAX_BYTES:
+            return None
+        data = conn.serialize()
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "wiezen_score.ledger.worker", "rescore", language(), *map(str, session_ids)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+        )
+    except (sqlite3.Error, OSError, ValueError, MemoryError):
+        return None
+    return worker, data
+
+
+def rescore_result(job: Any) -> list[Problem] | None:
+    """The problems the second process found, or None when it failed (then re-score here)."""
+    import json
+
+    worker, data = job
+    try:
+        out, _err = worker.communicate(input=data, timeout=600)
+        if worker.returncode != 0:
+            return None
+        return [Problem(str(c), str(m), s, n, e) for c, m, s, n, e in json.loads(out.decode("utf-8"))]
+    except Exception:  # noqa: BLE001 - a worker that fails in any way: re-score here
+        return None
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
 
 
 def rescore_sessions(conn: sqlite3.Connection, session_ids: Sequence[int]) -> list[Problem]:

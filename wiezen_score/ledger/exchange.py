@@ -574,16 +574,22 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                     )
             if touched and not conflicts:
                 # what comes in must score as recorded: re-score every session it touches before committing
-                from .check import rescore_sessions
+                # (a long import in a second process, from a copy of the ledger with the import, while this
+                # one links the chain: the same problems, in the same order)
+                from .check import rescore_result, rescore_sessions, start_rescore
 
-                for p in rescore_sessions(conn, touched):
+                job = start_rescore(conn, touched)
+                seal_conflicts = _seals_fit(conn, file_seals)
+                found = rescore_result(job) if job is not None else None
+                for p in found if found is not None else rescore_sessions(conn, touched):
                     if p.session_id in file_seals:  # name the session as the file does, the entry by number
                         label = _session_label(file_seals[p.session_id][0])
                         where = label + (f", entry #{p.entry_no}" if p.entry_no is not None else "")
                         conflicts.append(_('{where}: {message}').format(where=where, message=p.message))
                     else:
                         conflicts.append(f"{p.where()}: {p.message}" if p.where() else p.message)
-            if touched:
+                conflicts += seal_conflicts
+            elif touched:
                 conflicts += _seals_fit(conn, file_seals)
             precs = doc.get("precedents")
             if precs:
