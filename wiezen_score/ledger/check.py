@@ -18,6 +18,7 @@ Reads the database with plain SQL (it must not trust the data it checks, so it d
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -394,39 +395,61 @@ RESCORE_MIN_ENTRIES = 5000
 RESCORE_MAX_BYTES = 64 * 1024 * 1024
 
 
-def start_rescore(conn: sqlite3.Connection, session_ids: Sequence[int]) -> Any:
-    """Start re-scoring these sessions in a second process (ledger/worker.py), from a copy of the ledger as this
-    connection sees it (its transaction included); None when it is not worth it or not possible (then
-    :func:`rescore_sessions` does it here). :func:`rescore_result` gives its problems."""
+def spawn_rescore(entries: int) -> Any:
+    """A second process for re-scoring an import of ``entries`` entries (ledger/worker.py), started early so
+    that its start-up overlaps the import's writing; None when not worth it or not possible. Hand it the
+    work with :func:`start_rescore`, or nothing (then it ends)."""
     import os
     import subprocess
     import sys
 
     from ..core.i18n import language
 
-    if not hasattr(conn, "serialize") or not session_ids:  # (Python 3.11 and later)
+    if entries < RESCORE_MIN_ENTRIES or not hasattr(sqlite3.Connection, "serialize"):  # (Python 3.11 and later)
         return None
     try:
-        marks = ",".join("?" * len(session_ids))
-        n = conn.execute(f"SELECT count(*) FROM entries WHERE session_id IN ({marks})", list(session_ids)).fetchone()[0]
-        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
-        if n < RESCORE_MIN_ENTRIES or size > RESCORE_MAX_BYTES:
-            return None
-        data = conn.serialize()
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "wiezen_score.ledger.worker", "rescore", language(), *map(str, session_ids)],
+        return subprocess.Popen(
+            [sys.executable, "-m", "wiezen_score.ledger.worker", "rescore", language()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=dict(os.environ, PYTHONIOENCODING="utf-8"),
         )
-    except (sqlite3.Error, OSError, ValueError, MemoryError):
+    except (OSError, ValueError):
+        return None
+
+
+def start_rescore(worker: Any, conn: sqlite3.Connection, session_ids: Sequence[int]) -> Any:
+    """Give the second process these sessions to re-score, from a copy of the ledger as this connection sees it
+    (its transaction included); None when not possible (then :func:`rescore_sessions` does it here).
+    :func:`rescore_result` gives its problems."""
+    if worker is None or not session_ids:
+        return None
+    try:
+        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
+        if size > RESCORE_MAX_BYTES:
+            return None
+        data = json.dumps(list(session_ids)).encode("ascii") + b"\n" + conn.serialize()
+    except (sqlite3.Error, ValueError, MemoryError):
         return None
     return worker, data
 
 
+def stop_rescore(worker: Any) -> None:
+    """The second process, given no work (or done): ended."""
+    if worker is None:
+        return
+    try:
+        if worker.poll() is None:
+            worker.communicate(input=b"", timeout=5)
+    except Exception:  # noqa: BLE001 - a worker that does not end: killed
+        pass
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+
+
 def rescore_result(job: Any) -> list[Problem] | None:
     """The problems the second process found, or None when it failed (then re-score here)."""
-    import json
-
     worker, data = job
     try:
         out, _err = worker.communicate(input=data, timeout=600)

@@ -488,12 +488,18 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
     class _DryRun(Exception):
         pass
 
+    from .check import spawn_rescore, stop_rescore
+
+    # a long import re-scores what it brings in a second process (check.py): started now, so that its start-up
+    # overlaps the writing
+    listed = isinstance(doc["sessions"], list)  # a ledger's sessions come one by one (a generator)
+    worker = spawn_rescore(sum(len(s["entries"]) for s in doc["sessions"] if isinstance(s, Mapping)
+                               and isinstance(s.get("entries"), list)) if listed else 0)
     try:
         with led.write():
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
             touched: list[int] = []
             file_seals: dict[int, tuple[Mapping[str, Any], Any]] = {}
-            listed = isinstance(doc["sessions"], list)  # a ledger's sessions come one by one (a generator)
             sizes = [1 + (len(s["entries"]) if isinstance(s, Mapping) and isinstance(s.get("entries"), list) else 0)
                      for s in doc["sessions"]] if listed and progress is not None else []  # fmt: skip
             total, done = sum(sizes), 0
@@ -578,7 +584,7 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 # one links the chain: the same problems, in the same order)
                 from .check import rescore_result, rescore_sessions, start_rescore
 
-                job = start_rescore(conn, touched)
+                job = start_rescore(worker, conn, touched)
                 seal_conflicts = _seals_fit(conn, file_seals)
                 found = rescore_result(job) if job is not None else None
                 for p in found if found is not None else rescore_sessions(conn, touched):
@@ -608,6 +614,8 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
                 raise _DryRun
     except _DryRun:
         pass
+    finally:
+        stop_rescore(worker)
     return report
 
 

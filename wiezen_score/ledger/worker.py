@@ -1,9 +1,10 @@
 """Second processes for long checks: the chain of a ledger file, or the re-scoring of a ledger handed over whole.
 
     python -m wiezen_score.ledger.worker chain PATH LANG     # `wiezen check`: verify the hash chain of PATH
-    python -m wiezen_score.ledger.worker rescore LANG SID... # `wiezen import`: re-score these sessions of the
-                                                             # ledger on standard input (serialized by SQLite,
-                                                             # with the import not committed yet)
+    python -m wiezen_score.ledger.worker rescore LANG        # `wiezen import`: on standard input a line with
+                                                             # the session ids (JSON), then the ledger as
+                                                             # SQLite serializes it (the import not committed
+                                                             # yet): re-score those sessions
 
 Each prints its problems as JSON and exits 0; on anything else it exits 1 and the caller does the work itself
 (check.py), so the result never depends on the second process.
@@ -33,13 +34,16 @@ def main(argv: list[str]) -> int:
         json.dump([[f.message, f.session_id, f.entry_no, f.entry_id] for f in found], sys.stdout, ensure_ascii=False)
         return 0
     if job == "rescore":
-        lang, *sids = args
+        (lang,) = args
         set_language(lang)
         import sqlite3
 
-        from .check import rescore_sessions
+        from .check import rescore_sessions  # (imported while the importer is still writing)
 
+        sids = json.loads(sys.stdin.buffer.readline())
         data = bytearray(sys.stdin.buffer.read())
+        if not data:
+            return 1  # not needed after all
         data[18] = data[19] = 1  # the copy lives in memory: not in WAL mode (the file's header bytes 18 and 19)
         conn = sqlite3.connect(":memory:", isolation_level=None)
         try:
