@@ -50,9 +50,9 @@ def queue_state(dealer: int, owed: int) -> TableState:
     return TableState(dealer, 2 if owed else 1, max(owed - 1, 0))
 
 
-def queued_after(kinds: Sequence[str]) -> int:
-    """Under "queue", the doubled deals still owed after entries of these kinds (in order, those that count)."""
-    owed = 0
+def queued_after(kinds: Sequence[str], owed: int = 0) -> int:
+    """Under "queue", the doubled deals still owed after entries of these kinds (in order, those that count),
+    when ``owed`` were owed before them."""
     for k in kinds:
         if k == "pass":
             owed += 1

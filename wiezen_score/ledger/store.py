@@ -35,6 +35,9 @@ class Ledger:
         self.readonly = readonly
         self._recording = False
         self._writing = False  # inside write(): a nested write() joins the transaction
+        # "queue" house rules: the doubled deals still owed, counted from the whole session (see state()), kept
+        # per session with what would change it: (PRAGMA data_version, conn.total_changes) -> owed
+        self._owed: dict[int, tuple[tuple[int, int], int]] = {}
         self.notes: list[str] = []  # what an upgrade of the ledger did, for the user
         existed = os.path.exists(path) and os.path.getsize(path) > 0
         self.conn = _connect(path, readonly)
@@ -216,6 +219,7 @@ class Ledger:
             sync(c, now())  # every fact written gets its link in the chain, in the same transaction
             c.execute("COMMIT")
         except BaseException as e:
+            self._owed.clear()  # counted from rows that are gone now
             if c.in_transaction:
                 c.execute("ROLLBACK")
             if isinstance(e, sqlite3.Error):
@@ -486,14 +490,33 @@ class Ledger:
             else:
                 state = TableState(nd, state.pending)
         if double == "queue":  # the doubled deals still owed follow from the whole history
-            kinds = [k for (k,) in self.conn.execute(
-                "SELECT e.kind FROM entries e WHERE e.session_id = ? "
-                "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no, e.id",
-                (s.id,),
-            )]  # fmt: skip
-            state = queue_state(state.dealer, queued_after(kinds))
+            state = queue_state(state.dealer, self._queued(s))
         top = self.conn.execute("SELECT max(no) FROM entries WHERE session_id = ?", (s.id,)).fetchone()[0]
         return state, (top or 0) + 1
+
+    def _unchanged(self) -> tuple[int, int]:
+        """What changes with every change to the ledger: another connection's commit (PRAGMA data_version) or
+        a row this connection wrote, committed or rolled back (total_changes)."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes
+
+    def _queued(self, s: SessionInfo) -> int:
+        """Under "queue" house rules, the doubled deals still owed after session ``s``'s entries that count.
+
+        They follow from the kinds of all its entries (:func:`queued_after`), read once per session and
+        process: afterwards the count is kept while nothing in the ledger changes, and record() carries it on by
+        the one entry it adds (so a long evening in `play` does not read its whole session for every line)."""
+        key = self._unchanged()
+        kept = self._owed.get(s.id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        kinds = [k for (k,) in self.conn.execute(
+            "SELECT e.kind FROM entries e WHERE e.session_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) ORDER BY e.no, e.id",
+            (s.id,),
+        )]  # fmt: skip
+        owed = queued_after(kinds)
+        self._owed[s.id] = (key, owed)
+        return owed
 
     def _insert(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
                 created_at: str | None = None) -> int:
@@ -545,14 +568,19 @@ class Ledger:
 
         ``then(session, no, scored)`` runs in the same transaction (e.g. to record a precedent with it).
         """
+        outermost = not self._writing  # (a write joined to an outer one may still be rolled back)
         with self.write():
             s = self.require_open() if session_id is None else self.session(session_id)
             state, no = self.state(s)
+            owed = self._owed.get(s.id)
+            before = owed[1] if owed is not None and owed[0] == self._unchanged() else None
             dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
             sc = Fold(s.rules, s.players, state, dp).step(no, e)
             self._insert(s, no, sc)
             if then is not None:
                 then(s, no, sc)
+        if outermost and before is not None:  # committed: the owed count after the new last entry
+            self._owed[s.id] = (self._unchanged(), queued_after([sc.kind], before))
         return no, sc
 
     def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
