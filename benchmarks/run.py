@@ -360,6 +360,32 @@ def main() -> None:
                 plays, check=False)
             fig, ok = ratio(play_big, play_small, 1.25, unit="s")
             report(f"200 play lines: 20,000-entry vs 10-entry session (best of {plays} each)", fig, "<= 1.25x", ok)
+            # the same under house rules whose rondjes pas queue doubled deals ([all_pass] double = "queue"): the
+            # deals still owed follow from the whole session
+            rules = os.path.join(tmp, "wachtrij.toml")
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write("name = \"wachtrij\"\n[all_pass]\ndouble = \"queue\"\n[contracts.samen]\nteam = true\n"
+                        "levels = [8, 9, 10, 11, 12, 13]\nmade = [8, 11, 14, 17, 20, 30]\nlost = [11, 14, 17, 20, 23, 26]\n"
+                        "overtrick = 3\n[contracts.alleen]\nlevels = [5, 6, 7, 8]\nmade = [3, 4, 5, 7]\nlost = [4, 5, 6, 8]\n"
+                        "[contracts.abondance]\nlevels = [9, 10, 11, 12]\nmade = [10, 15, 20, 30]\nlost = [10, 15, 20, 30]\n"
+                        "[contracts.troel]\nteam = true\nlevels = [8, 9]\nmade = [16, 16]\nlost = [16, 16]\n"
+                        "[contracts.grote-miserie]\nmiserie = 0\npoints = 12\n[contracts.kleine-miserie]\nmiserie = 0\npoints = 6\n")
+            queued = {}
+            for label, n in (("long", 20000), ("short", 10)):
+                text = session_file(2000 + n, n, random.Random(n), "2026-06-03").split("\n")
+                text.insert(1, f"rules {rules}")
+                path = os.path.join(tmp, f"queue-{label}.txt")
+                with open(path, "w") as f:
+                    f.write("\n".join(text))
+                queued[label] = os.path.join(tmp, f"queue-{label}.db")
+                run(WZ + ["--db", queued[label], "replay", "--keep-open", path])
+            q_big, q_small = best_alternating(
+                [(WZ + ["--db", play_big_db, "play"], lines, lambda: copy_ledger(queued["long"], play_big_db)),
+                 (WZ + ["--db", play_small_db, "play"], lines, lambda: copy_ledger(queued["short"], play_small_db))],
+                plays, check=False)
+            fig, ok = ratio(q_big, q_small, 1.25, unit="s")
+            report(f"200 play lines under 'queue' house rules: 20,000 vs 10 entries (best of {plays} each)", fig,
+                   "<= 1.25x", ok)
 
         # 4. standings over generated ledgers
         if "standings" in parts:
