@@ -120,3 +120,14 @@ def test_lazy_patterns_match_as_compiled_ones() -> None:
     for tag in ("gesves-2026", "a.b_c", "-x", "x" * 60, "x" * 61, "é2", "a b", "a\n", ""):
         assert bool(TAG_RE.match(tag)) == bool(re.match(r"^[\w][\w.-]{0,59}$", tag)), tag
     assert check_tag("gesves-2026") == "gesves-2026"
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab ~\n\t\r\x1b\x7f\x85\u2028\u200b\u00ade")), max_size=30))
+@example("jan  +11\n  #  dealer\tx\n")
+def test_safe_lines_quick_path_escapes_as_before(s: str) -> None:
+    """safe_lines returns plain text with line breaks and tabs as it is, and escapes as before otherwise."""
+    from wiezen_score.views import safe
+
+    slow = "".join(safe._escape(ch) if safe.is_unsafe(ch) and ch not in "\n\t" else ch for ch in s)
+    assert safe.safe_lines(s) == slow
