@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""wiezen's performance benchmark (issue 8). Run: python benchmarks/run.py [--quick]
+"""wiezen's performance benchmark (issues 8 and 11). Run: python benchmarks/run.py [--quick] [--only ...] [--editable]
 
 Builds ledgers in a temporary folder, then prints each figure with PASS or FAIL against its goal, as the best
 of several runs (wall time; the CPU time of the command, from getrusage, beside it: less sensitive to other
@@ -11,6 +11,7 @@ work on the machine) and as a ratio against a floor measured in the same run:
   - `wiezen deal`                       vs `sqlite-utils insert` of one row          goal: faster
   - `replay` of 20,000 deals as a whole command                                     goal >= 10,000 deals/s
   - 200 `play` lines into a 20,000-entry session vs into a 10-entry session          goal <= 1.25x
+    ... and the same under house rules whose rondjes pas queue doubled deals           goal <= 1.25x
   - `import` of a 20,000-entry export                                                goal >= 10,000 entries/s
   - `check` of that ledger                                                           goal >= 20,000 entries/s
   - `standings --format json` over 10k / 100k / 1M entries (generated into SQLite)   goal < 1 s at 1M, ~linear
