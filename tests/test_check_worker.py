@@ -41,19 +41,25 @@ def _both(db, spy):
     return alone, together
 
 
-@pytest.fixture
-def spy(monkeypatch):
-    """The worker's answers (None: it failed and the chain was verified in this process)."""
+def _answers(monkeypatch, name: str) -> list[object]:
+    """What check.``name`` (a second process's result) answers, call by call (None: it failed, the work was done
+    in this process)."""
     seen: list[object] = []
-    real = check._worker_result
+    real = getattr(check, name)
 
-    def result(worker):
-        got = real(worker)
+    def result(job):
+        got = real(job)
         seen.append(got)
         return got
 
-    monkeypatch.setattr(check, "_worker_result", result)
+    monkeypatch.setattr(check, name, result)
     return seen
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """The chain worker's answers."""
+    return _answers(monkeypatch, "_worker_result")
 
 
 CHANGES = [("entries", "text"), ("entries", "created_at"), ("entry_points", "half"), ("voids", "reason"),
@@ -136,16 +142,8 @@ IMPORT_EVENING = ('session "Week 1" 2026-01-10\nplayers jan piet mieke lotte\n'
 
 @pytest.fixture
 def rescore_spy(monkeypatch):
-    seen: list[object] = []
-    real = check.rescore_result
-
-    def result(job):
-        got = real(job)
-        seen.append(got)
-        return got
-
-    monkeypatch.setattr(check, "rescore_result", result)
-    return seen
+    """The import worker's answers."""
+    return _answers(monkeypatch, "rescore_result")
 
 
 def _export(tmp_path, text: str) -> dict:
