@@ -430,7 +430,12 @@ def start_rescore(worker: Any, conn: sqlite3.Connection, session_ids: Sequence[i
         data = json.dumps(list(session_ids)).encode("ascii") + b"\n" + conn.serialize()
     except (sqlite3.Error, ValueError, MemoryError):
         return None
-    return worker, data
+    try:  # handed over now (it reads all of it before it starts): it re-scores while this process goes on
+        worker.stdin.write(data)
+        worker.stdin.close()
+    except OSError:  # it has ended already: re-score here
+        return None
+    return worker
 
 
 def stop_rescore(worker: Any) -> None:
@@ -439,20 +444,26 @@ def stop_rescore(worker: Any) -> None:
         return
     try:
         if worker.poll() is None:
-            worker.communicate(input=b"", timeout=5)
+            if not worker.stdin.closed:
+                worker.stdin.close()  # no work: it reads nothing and ends
+            worker.wait(timeout=5)
     except Exception:  # noqa: BLE001 - a worker that does not end: killed
         pass
     finally:
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+        for pipe in (worker.stdin, worker.stdout):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
 
 
 def rescore_result(job: Any) -> list[Problem] | None:
     """The problems the second process found, or None when it failed (then re-score here)."""
-    worker, data = job
+    worker = job
     try:
-        out, _err = worker.communicate(input=data, timeout=600)
+        out = worker.stdout.read()  # (its standard input is closed: start_rescore wrote all of it)
+        worker.wait(timeout=60)
         if worker.returncode != 0:
             return None
         return [Problem(str(c), str(m), s, n, e) for c, m, s, n, e in json.loads(out.decode("utf-8"))]
