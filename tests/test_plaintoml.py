@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _hypothesis_helpers import examples
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: tomli, as core/rules.py reads house rules there
+    import tomli as tomllib  # type: ignore[no-redef]
 from wiezen_score.core import plaintoml
 from wiezen_score.core.presets import preset_text
 from wiezen_score.core.rules import PRESETS, parse_rules, to_toml
