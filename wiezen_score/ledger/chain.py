@@ -254,10 +254,6 @@ class Facts:
             if kind not in self._cache:
                 self._cache[kind] = dict(self._load(kind, None))
             return self._cache[kind].get((rid, sub))
-        pre = self._cache.get(kind)
-        if pre is not None and (rid, sub) in pre:
-            got: tuple[Any, Any, int | None] = pre[(rid, sub)]
-            return got
         found = dict(self._load(kind, (rid, sub)))
         return found.get((rid, sub))
 
@@ -305,9 +301,9 @@ class Facts:
         (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
         name = self.name
         if tuple(map(type, r)) in _ENTRY_SHAPES and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points):
-            # the types the tool writes (nearly always): integers written as they are, texts by json's own
-            # function, NULL where a column may hold it. Many entries have the same points rows (the same
-            # line scored the same): their two texts are made once.
+            # the types the tool writes: integers written as they are, texts by json's own function, NULL
+            # where a column may hold it. Many entries have the same points rows (the same line scored the
+            # same): their two texts are made once.
             key = tuple([q[1:] for q in points])
             got = self._pts_texts.get(key)
             if got is None:
@@ -330,22 +326,7 @@ class Facts:
                      f'"players":[{players}],"replaces":{"null" if rep is None else rep},'
                      f'"session_id":{sid}}}')
             return portable, local, sid
-        p = []
-        for _eid, pid, half, taker, made in points:
-            n = name(pid)
-            p.append((str(n), pid, (n, half, taker, made)))
-        p.sort()  # by (name, player id), as _load sorts them
-        pts = ",".join(f"[{_j(n)},{_j(h)},{_j(t)},{_j(m)}]" for _s, _p, (n, h, t, m) in p)
-        portable = (
-            f'{{"contract":{_j(contract)},"created_at":{_j(at)},"deal_no":{_j(deal_no)},"dealer":{_j(dealer)},'
-            f'"kind":{_j(k)},"multiplier":{_j(mult)},"next_dealer":{_j(nd)},"next_multiplier":{_j(nm)},'
-            f'"no":{_j(no)},"offender":{_j(None if off is None else name(off))},"points":[{pts}],'
-            f'"reason":{_j(reason)},"replaces":{_j(None if rep is None else self.uid("entries", rep))},'
-            f'"round":{_j(rnd)},"text":{_j(text)},"uid":{_j(uid)}}}'
-        )
-        local = (f'{{"id":{_j(i)},"offender_id":{_j(off)},"players":[{",".join(_j(t[1]) for t in p)}],'
-                 f'"replaces":{_j(rep)},"session_id":{_j(sid)}}}')
-        return portable, local, sid
+        raise _NotPlain  # a value of another type (a damaged file): the generic way (texts())
 
     def preload(self, kind: str, rids: Sequence[int]) -> None:
         """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
@@ -361,8 +342,7 @@ class Facts:
             return
         self._read_raw((lo, hi))
 
-    def _load(self, kind: str, key: tuple[int, int] | None,
-              span: tuple[int, int] | None = None) -> Iterable[tuple[tuple[int, int], Any]]:
+    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
         c = self.conn
         one = key is not None
         rid_arg: tuple[int, ...] = () if key is None else (key[0],)
@@ -400,8 +380,6 @@ class Facts:
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
             pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
-            if span is not None:
-                pq, rid_arg = pq + " WHERE entry_id BETWEEN ? AND ?", span
             folded: dict[int, str | None] = {}
             for eid, pid, half, taker, made in c.execute(pq, rid_arg):
                 if pid not in folded:
@@ -410,8 +388,7 @@ class Facts:
                 # sorted by (name, player id): the same order in every ledger (a player has one row per entry)
                 pts.setdefault(eid, []).append((str(n), pid, [n, half, taker, made]))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else "")
-                 + (" WHERE id BETWEEN ? AND ?" if span is not None else ""))
+                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
             for r in c.execute(q, rid_arg):
                 (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
                 p = sorted(pts.get(i, ()))
