@@ -155,11 +155,7 @@ def _run(step: Callable[[sqlite3.Connection, list[Problem], dict[str, int]], Non
 
 def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
     """The second process verifying the chain of a ledger file with many links, or None."""
-    import os
-    import subprocess
-    import sys
 
-    from ..core.i18n import language
 
     try:
         path = next((f for _seq, name, f in conn.execute("PRAGMA database_list") if name == "main"), "")
@@ -170,13 +166,24 @@ def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
         links = conn.execute("SELECT max(seq) FROM chain").fetchone()[0] or 0
         if links < min_links:
             return None
-        env = dict(os.environ, PYTHONIOENCODING="utf-8")
-        return subprocess.Popen(
-            [sys.executable, "-m", "wiezen_score.ledger.worker", "chain", path, language()],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env,
-        )
+        return _spawn_worker("chain", path, stdin=False)
     except (sqlite3.Error, UnicodeDecodeError, OSError, ValueError):
         return None  # a damaged file or no process to start: everything is checked here
+
+
+def _spawn_worker(job: str, *args: str, stdin: bool) -> Any:
+    """``python -m wiezen_score.ledger.worker JOB ARGS... LANG``: a second process, in this one's language."""
+    import os
+    import subprocess
+    import sys
+
+    from ..core.i18n import language
+
+    return subprocess.Popen(
+        [sys.executable, "-m", "wiezen_score.ledger.worker", job, *args, language()],
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
 
 
 def _worker_result(worker: Any) -> list[Problem] | None:
@@ -399,20 +406,12 @@ def spawn_rescore(entries: int) -> Any:
     """A second process for re-scoring an import of ``entries`` entries (ledger/worker.py), started early so
     that its start-up overlaps the import's writing; None when not worth it or not possible. Hand it the
     work with :func:`start_rescore`, or nothing (then it ends)."""
-    import os
-    import subprocess
-    import sys
 
-    from ..core.i18n import language
 
     if entries < RESCORE_MIN_ENTRIES or not hasattr(sqlite3.Connection, "serialize"):  # (Python 3.11 and later)
         return None
     try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "wiezen_score.ledger.worker", "rescore", language()],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=dict(os.environ, PYTHONIOENCODING="utf-8"),
-        )
+        return _spawn_worker("rescore", stdin=True)
     except (OSError, ValueError):
         return None
 
