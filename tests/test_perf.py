@@ -4,6 +4,7 @@ entries); a long replay or import, written in batches, leaves the same ledger as
 
 from __future__ import annotations
 
+import pytest
 from _ledger_helpers import ok
 
 from wiezen_score.ledger import Ledger
@@ -94,5 +95,45 @@ def test_a_long_replay_written_in_batches_keeps_the_caches_and_the_schema(tmp_pa
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
     finally:
         conn.close()
-    assert {"session_totals_add", "player_evenings_add"} <= names
+    assert {"session_totals_add", "player_evenings_add", "entries_no_replace", "entry_points_no_replace"} <= names
+    assert ok(db, "check").stdout.startswith("ok:")
+
+
+def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp_path):
+    """A bulk write suspends the triggers that act on each new row (bulk.py): a batch whose entry repeats a
+    stored uid, or whose points row repeats a stored key, is still refused, nothing of it stays, and the
+    triggers are all back in the same open transaction (a caller that goes on writing finds them)."""
+    import sqlite3
+
+    from wiezen_score.ledger.bulk import insert_entries
+    from wiezen_score.ledger.rows import NewEntry
+
+    db = ledger_with(tmp_path, 1200)
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        def triggers() -> dict[str, str]:
+            return dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+
+        before = triggers()
+        count = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        sid, top = conn.execute("SELECT session_id, max(no) FROM entries").fetchone()
+        old_uid = conn.execute("SELECT uid FROM entries LIMIT 1").fetchone()[0]
+        pids = [r[0] for r in conn.execute("SELECT player_id FROM seats WHERE session_id = ? ORDER BY seat", (sid,))]
+
+        def batch(uid_of) -> list[NewEntry]:
+            return [NewEntry(uid=uid_of(k), session_id=sid, no=top + 1 + k, kind="pass", text="pas", contract=None,
+                             dealer=0, multiplier=1, offender_id=None, round=False, deal_no=None, reason="",
+                             next_dealer=1, next_multiplier=2, replaces=None, created_at="2026-12-02T06:00:00",
+                             halves=[(p, 0, None) for p in pids]) for k in range(600)]
+
+        conn.execute("BEGIN IMMEDIATE")
+        assert insert_entries(conn, batch(lambda k: f"fresh-{k}"))  # the suspension at work, once
+        with pytest.raises(sqlite3.IntegrityError):
+            insert_entries(conn, batch(lambda k: old_uid if k == 300 else f"again-{k}"))
+        assert conn.in_transaction and triggers() == before
+        conn.execute("ROLLBACK")
+        assert conn.execute("SELECT count(*) FROM entries").fetchone()[0] == count
+        assert triggers() == before
+    finally:
+        conn.close()
     assert ok(db, "check").stdout.startswith("ok:")

@@ -20,24 +20,32 @@ def insert_entries(conn: sqlite3.Connection, es: Sequence[NewEntry]) -> list[int
         return [insert_entry(conn, e) for e in es]
     ids = list(range(top + 1, top + 1 + len(es)))
     rows = [_entry_values(i, e) for i, e in zip(ids, es)]
-    conn.executemany(_ENTRY_ROW, rows)
     points = [row for i, e in zip(ids, es) for row in _points_values(i, e)]
-    remember_written(conn, rows, points)  # the chain links them from these, not read back (chain.py)
-    caches = _cache_triggers(conn) if len(points) >= _BULK_POINTS else None
-    if caches is None:
+    suspended = _suspended_triggers(conn) if len(points) >= _BULK_POINTS else None
+    if suspended is None:
+        conn.executemany(_ENTRY_ROW, rows)
         conn.executemany(_POINTS_ROW, points)
+        remember_written(conn, rows, points)  # the chain links them from these, not read back (chain.py)
         return ids
-    # Thousands of points rows: the two caches (session_totals, player_evenings) are added to once for the
-    # whole batch, as their triggers would add each row, instead of by a trigger per row. The triggers are
-    # dropped and made again, with their very SQL, in this same transaction: nobody else sees them gone, and a
-    # failure rolls everything back with them.
-    for name in caches:
+    # Thousands of rows: the triggers that act on each new row are dropped and made again, with their very SQL,
+    # in this same transaction (nobody else sees them gone, and a failure rolls everything back with them):
+    # - the two caches (session_totals, player_evenings) are added to once for the whole batch, as their
+    #   triggers would add each row;
+    # - the no-replace triggers of entries and entry_points (schema.py) refuse a row whose key exists, which
+    #   INSERT OR REPLACE would put in the old one's place: these statements are plain INSERTs, which SQLite
+    #   refuses for an existing key anyway (a UNIQUE constraint error), so nothing is let through.
+    for name in suspended:
         conn.execute(f"DROP TRIGGER {name}")
-    conn.executemany(_POINTS_ROW, points)
-    for sql in _BULK_CACHES:
-        conn.execute(sql, (ids[0], ids[-1]))
-    for sql in caches.values():
-        conn.execute(sql)
+    try:
+        conn.executemany(_ENTRY_ROW, rows)
+        conn.executemany(_POINTS_ROW, points)
+        remember_written(conn, rows, points)
+        for sql in _BULK_CACHES:
+            conn.execute(sql, (ids[0], ids[-1]))
+    finally:
+        if conn.in_transaction:  # (else the failure rolled the transaction back, the triggers with it)
+            for sql in suspended.values():
+                conn.execute(sql)
     return ids
 
 
@@ -58,23 +66,24 @@ _BULK_CACHES = (
 )
 
 
-def _cache_triggers(conn: sqlite3.Connection) -> dict[str, str] | None:
-    """The SQL of the two cache triggers on entry_points, when both are exactly as the migrations made them
-    (and a transaction is open); else None, and the rows are added one trigger at a time."""
+def _suspended_triggers(conn: sqlite3.Connection) -> dict[str, str] | None:
+    """The SQL of the triggers a bulk write suspends (see :func:`insert_entries`), when each is exactly as the
+    migrations made it (and a transaction is open); else None, and every row goes through the triggers."""
     if not conn.in_transaction:
         return None
-    from .schema import _SESSION_TOTALS
+    from .schema import _KEYS, _SESSION_TOTALS, no_replace
     from .sql import _statements
     from .standings import _PLAYER_EVENINGS
 
-    want = {}
+    want = {f"{t}_no_replace": " ".join(no_replace(t, _KEYS[t]).split()) for t in ("entries", "entry_points")}
     for stmt in _statements(_SESSION_TOTALS) + _statements(_PLAYER_EVENINGS):
         for name in ("session_totals_add", "player_evenings_add"):
             if stmt.startswith(f"CREATE TRIGGER {name} "):
                 want[name] = " ".join(stmt.rstrip(";").split())
     have = dict(conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('session_totals_add', 'player_evenings_add')"
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ({', '.join('?' * len(want))})",
+        list(want),
     ).fetchall())
-    if len(want) != 2 or set(have) != set(want) or any(" ".join(str(have[n]).split()) != want[n] for n in want):
+    if len(want) != 4 or set(have) != set(want) or any(" ".join(str(have[n]).split()) != want[n] for n in want):
         return None
-    return {n: str(have[n]) for n in ("session_totals_add", "player_evenings_add")}
+    return {n: str(have[n]) for n in want}
