@@ -1,0 +1,151 @@
+"""An import checks every entry of the file before it writes (ledger/exchange.py): a quick test of the whole
+entry (`_entry_fits`) and, when it says no, the checks one by one that name the problem. The quick test must
+never let through what the checks one by one refuse: with it or without it, the same file gives the same
+outcome and the same message."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+
+import pytest
+from _hypothesis_helpers import examples
+from _ledger_helpers import ok
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wiezen_score.core.errors import WiezenError
+from wiezen_score.ledger import exchange
+
+FIELDS = ("uid", *exchange._ENTRY_FIELDS, "void")
+
+
+@pytest.fixture(scope="module")
+def doc(tmp_path_factory) -> dict:
+    """An export of one session with deals, a rondje pas, penalties, half points, an undo and an amendment."""
+    folder = tmp_path_factory.mktemp("shape")
+    db = folder / "s.db"
+    ok(db, "session", "start", "--players", "an,jan,piet,mieke,lotte", "--rules", "wikibooks-kleurenwiezen")
+    for line in (["deal", "samen", "8", "jan+piet", "9"], ["pass"], ["deal", "alleen", "6", "mieke", "5"],
+                 ["penalty", "lotte", "--reason", "renonce"], ["deal", "grote-miserie", "an", "0", "jan", "1", "mieke", "2"],
+                 ["undo"], ["deal", "samen", "9", "jan+lotte", "10"], ["amend", "1", "samen", "8", "jan+piet", "10"]):
+        ok(db, *line)
+    ok(db, "session", "end")
+    out = ok(db, "export").stdout
+    return json.loads(out)
+
+
+def outcome(doc: dict, quick: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str | None, set[str]]:
+    seen: set[str] = set()
+    with monkeypatch.context() as m:
+        if not quick:
+            m.setattr(exchange, "_entry_fits", lambda *a: False)
+        try:
+            exchange.check_session(copy.deepcopy(doc["sessions"][0]), 0, set(), seen)
+        except WiezenError as err:
+            return str(err), seen
+        except Exception as err:  # noqa: BLE001 - the same crash either way is the same outcome
+            return f"{type(err).__name__}: {err}", seen
+    return None, seen
+
+
+def test_the_file_fits_both_ways(doc, monkeypatch):
+    assert outcome(doc, True, monkeypatch) == outcome(doc, False, monkeypatch) == (
+        None, {e["uid"] for e in doc["sessions"][0]["entries"]})
+    entries = doc["sessions"][0]["entries"]
+    assert any(e["void"] for e in entries) and any(e["replaces"] for e in entries)
+    assert any(isinstance(v, float) and not v.is_integer() for e in entries for v in e["points"].values())
+
+
+# values an entry's field may take in a changed or hostile file
+odd = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 8), st.sampled_from([0, 1, 2**40, 2**40 + 1, 2**53, 2**53 + 1, -2**53 - 1]),
+    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.5, -0.5, 1.0, 1e308]),
+    st.sampled_from(["", "deal", "pass", "penalty", "jan", "JAN", "piet", "nobody", "undo", "amend"]),
+    st.text(max_size=3), st.lists(st.integers(0, 2), max_size=2),
+    st.dictionaries(st.sampled_from(["jan", "Jan", "piet", "mieke", "lotte", "an", "x"]),
+                    st.one_of(st.integers(-4, 4), st.booleans(), st.floats(-2, 2)), max_size=5),
+    st.fixed_dictionaries({"action": st.sampled_from(["undo", "amend", "x"]), "by": st.one_of(st.none(), st.text(max_size=2)),
+                           "reason": st.one_of(st.text(max_size=2), st.none()), "created_at": st.sampled_from(["t", None])}),
+)
+
+
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(changes=st.lists(st.tuples(st.integers(0, 7), st.sampled_from(FIELDS), st.one_of(odd, st.just("<drop>"),
+                                                                                           st.just("<uid-of>"))),
+                        min_size=1, max_size=3),
+       whole=st.one_of(st.none(), st.tuples(st.integers(0, 7), st.sampled_from([None, [], "x", 3]))))
+def test_a_changed_entry_gives_the_same_outcome_both_ways(doc, monkeypatch, changes, whole):
+    changed = copy.deepcopy(doc)
+    entries = changed["sessions"][0]["entries"]
+    for k, field, value in changes:
+        e = entries[k % len(entries)]
+        if value == "<drop>":
+            e.pop(field, None)
+        elif value == "<uid-of>":  # another entry's uid: a repeated uid, a replaced or voiding entry
+            e[field] = entries[(k + 1) % len(entries)]["uid"]
+        else:
+            e[field] = value
+    if whole is not None:
+        entries[whole[0] % len(entries)] = whole[1]
+    assert outcome(changed, True, monkeypatch) == outcome(changed, False, monkeypatch)
+
+
+def test_points_that_do_not_add_up_are_refused_both_ways(doc, monkeypatch):
+    for extra in (1, 0.5, 2**53, 1e-9, math.inf):
+        changed = copy.deepcopy(doc)
+        e = changed["sessions"][0]["entries"][0]
+        name = next(iter(e["points"]))
+        e["points"][name] = e["points"][name] + extra
+        got = outcome(changed, True, monkeypatch)
+        assert got == outcome(changed, False, monkeypatch)
+        assert got[0] is not None, extra
+
+
+def _first(entries: list, want) -> dict:
+    return next(e for e in entries if want(e))
+
+
+# one change to the file each, and every one of them refused
+REFUSED = {
+    "a repeated uid": lambda es: es[1].update(uid=es[0]["uid"]),
+    "an empty uid": lambda es: es[0].update(uid=""),
+    "an unknown kind": lambda es: es[0].update(kind="slag"),
+    "number 0": lambda es: es[0].update(no=0),
+    "a number past 2**40": lambda es: es[0].update(multiplier=2**40 + 1),
+    "a bool for a number": lambda es: es[0].update(next_multiplier=True),
+    "a dealer past the table": lambda es: es[0].update(dealer=5),
+    "a negative next dealer": lambda es: es[0].update(next_dealer=-1),
+    "a deal number 0": lambda es: es[0].update(deal_no=0),
+    "round as a number": lambda es: es[0].update(round=0),
+    "text as a number": lambda es: es[0].update(text=3),
+    "a contract as a list": lambda es: es[0].update(contract=[]),
+    "an offender not at the table": lambda es: es[0].update(offender="nobody"),
+    "replacing a later entry": lambda es: es[0].update(replaces=es[1]["uid"]),
+    "points as a list": lambda es: es[0].update(points=[]),
+    "a bool for points": lambda es: es[0]["points"].update({next(iter(es[0]["points"])): True}),
+    "NaN points": lambda es: es[0]["points"].update({next(iter(es[0]["points"])): math.nan}),
+    "points for a stranger": lambda es: es[0]["points"].update(nobody=0),
+    "a player's points twice": lambda es: es[0]["points"].update({next(iter(es[0]["points"])).upper(): 0}),
+    "a taker as 1": lambda es: es[0]["takers"].update({next(iter(es[0]["points"])): 1}),
+    "a taker without points": lambda es: _first(es, lambda e: len(e["points"]) == 4)["takers"].update(
+        {p: True for p in ("an", "jan", "piet", "mieke", "lotte") if p not in _first(es, lambda e: len(e["points"]) == 4)["points"]}),
+    "a void as text": lambda es: es[0].update(void="undo"),
+    "an amend void without its entry": lambda es: _first(es, lambda e: e["void"] and e["void"]["by"]).update(
+        void={**_first(es, lambda e: e["void"] and e["void"]["by"])["void"], "by": None}),
+    "an undo void naming an entry": lambda es: _first(es, lambda e: e["void"] and not e["void"]["by"]).update(
+        void={**_first(es, lambda e: e["void"] and not e["void"]["by"])["void"], "by": es[0]["uid"]}),
+    "a void without a reason": lambda es: _first(es, lambda e: e["void"]).update(
+        void={k: v for k, v in _first(es, lambda e: e["void"])["void"].items() if k != "reason"}),
+    "a missing field": lambda es: es[0].pop("takers"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(REFUSED))
+def test_each_bad_field_is_refused_both_ways(doc, monkeypatch, change):
+    changed = copy.deepcopy(doc)
+    REFUSED[change](changed["sessions"][0]["entries"])
+    got = outcome(changed, True, monkeypatch)
+    assert got[0] is not None and got[0].startswith("cannot import: "), (change, got)
+    assert got == outcome(changed, False, monkeypatch)
