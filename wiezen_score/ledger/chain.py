@@ -220,6 +220,8 @@ class Facts:
         self._raw: dict[int, tuple[Any, ...]] = {}
         self._raw_points: dict[int, list[tuple[Any, ...]]] = {}
         self._raw_all = False
+        # rows (and points rows) remember_written checked for their types already: the very tuples, by entry id
+        self._plain: dict[int, tuple[Any, ...]] = {}
         # (player, half, taker, made) of an entry's points rows -> the texts of its points and of its players
         self._pts_texts: dict[tuple[tuple[Any, ...], ...], tuple[str, str]] = {}
 
@@ -282,7 +284,7 @@ class Facts:
         c = self.conn
         where = "" if span is None else " WHERE entry_id BETWEEN ? AND ?"
         args: tuple[int, ...] = () if span is None else span
-        pts = self._raw_points
+        pts: dict[int, list[tuple[Any, ...]]] = {}
         for p in c.execute("SELECT entry_id, player_id, half, taker, made FROM entry_points" + where, args):
             got = pts.get(p[0])
             if got is None:
@@ -292,7 +294,12 @@ class Facts:
         q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
              "reason, next_dealer, next_multiplier, replaces, created_at FROM entries"
              + ("" if span is None else " WHERE id BETWEEN ? AND ?"))
-        self._raw.update((r[0], r) for r in c.execute(q, args))
+        # what is read takes the place of what was here for the same entries (the span of a preload can hold
+        # entries this write remembered: their points rows are not added to a second time)
+        for r in c.execute(q, args):
+            self._raw[r[0]] = r
+            self._raw_points.pop(r[0], None)
+        self._raw_points.update(pts)
         if span is None:
             self._raw_all = True
 
@@ -300,7 +307,8 @@ class Facts:
         """The texts of an entry from its stored row: what :meth:`_load` builds, then :func:`_dump` writes."""
         (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
         name = self.name
-        if tuple(map(type, r)) in _ENTRY_SHAPES and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points):
+        if self._plain.get(i) is r or (tuple(map(type, r)) in _ENTRY_SHAPES
+                                       and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points)):
             # the types the tool writes: integers written as they are, texts by json's own function, NULL
             # where a column may hold it. Many entries have the same points rows (the same line scored the
             # same): their two texts are made once.
@@ -504,6 +512,7 @@ def sync(conn: sqlite3.Connection, now: str) -> None:
     if written is not None and written[0] is conn:
         facts._raw.update(written[1])
         facts._raw_points.update(written[2])
+        facts._plain.update(written[1])  # (remember_written kept only rows of the written types)
     items = [(str(k), int(r), int(s)) for k, r, s in pending if k != "end"]
     touched = _append(conn, facts, items) | {int(r) for k, r, _ in pending if k == "end"}
     for sid in sorted(touched):
