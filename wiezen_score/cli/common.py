@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -167,6 +166,8 @@ def echo_line(text: Any = "", err: bool = False) -> None:
 def echo_json(doc: Any) -> None:
     """A JSON document on stdout: unsafe characters in its strings as \\uXXXX escapes (still the same JSON)."""
     from ..views.safe import safe_json
+
+    import json
 
     click.echo(safe_json(json.dumps(doc, ensure_ascii=False, indent=2)))
 

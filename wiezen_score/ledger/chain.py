@@ -24,11 +24,9 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
 from itertools import product
-from json.encoder import encode_basestring as _jstr
 from typing import Any, Iterable, Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
@@ -99,12 +97,21 @@ BEGIN SELECT RAISE(ABORT, 'the chain grows one link at a time, at its end'); END
 # ------------------------------------------------------------------------------------------------- hashing
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+try:  # json's own function for a str (ensure_ascii=False), without importing the json package (start-up)
+    from _json import encode_basestring as _jstr
+except ImportError:  # pragma: no cover - a Python without the C accelerator
+    from json.encoder import encode_basestring as _jstr
+
+_ENCODER: list[Any] = []  # the canonical encoder, made on first use (a deal links its entry without it)
 
 
 def _dump(value: Any) -> str:
     """The canonical text of a fact: keys sorted, no spaces, UTF-8 as is."""
-    return _ENCODER.encode(value)
+    if not _ENCODER:
+        import json
+
+        _ENCODER.append(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return str(_ENCODER[0].encode(value))
 
 
 class _NotPlain(Exception):
@@ -261,13 +268,16 @@ class Facts:
 
     def texts(self, kind: str, rid: int, sub: int) -> tuple[str, str, int | None] | None:
         """(portable text, local text, session id) of a fact: :func:`_dump` of the two halves of
-        :meth:`content`, or None when its row is gone. An entry read in bulk or by :meth:`preload` is written
-        straight from its stored row, without building its content first (a replay, an import or a check writes
-        20,000 of them); it comes out the same, byte for byte (tests/test_chain_texts.py)."""
+        :meth:`content`, or None when its row is gone. An entry is written straight from its stored row (read in
+        bulk, by :meth:`preload`, or alone), without building its content first (a replay, an import or a check
+        writes 20,000 of them); it comes out the same, byte for byte (tests/test_chain_texts.py)."""
         if kind == "entry":
             if self.bulk and not self._raw_all:
                 self._read_raw(None)
             row = self._raw.get(rid)
+            if row is None and not self._raw_all:  # one entry (a deal): its row read alone, written the same way
+                self._read_raw((rid, rid))
+                row = self._raw.get(rid)
             if row is not None:
                 try:
                     return self._entry_texts(row, self._raw_points.get(rid, ()))
