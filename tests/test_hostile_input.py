@@ -210,6 +210,17 @@ def test_a_read_on_a_full_disk_does_not_speak_of_a_change(tmp_path):
 # ------------------------------------------------------------------------------------------------ Unicode names
 
 
+@given(st.text(max_size=12))
+@example(" Jan\t")
+@example("JAN\u0301")
+def test_a_name_key_is_nfc_folded_nfc_whatever_the_quick_way_for_ascii(name):
+    import unicodedata
+
+    assert name_key(name) == unicodedata.normalize("NFC", unicodedata.normalize("NFC", name.strip()).casefold())
+    assert name_key(name.encode("ascii", "ignore").decode()) == unicodedata.normalize(
+        "NFC", unicodedata.normalize("NFC", name.encode("ascii", "ignore").decode().strip()).casefold())
+
+
 def test_names_compare_by_nfc_and_unicode_case_folding(tmp_path):
     assert name_key("Émile") == name_key("émile") == name_key("E\u0301MILE")
     db = tmp_path / "n.db"

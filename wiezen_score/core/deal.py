@@ -78,13 +78,16 @@ class SitsOut(WiezenError):
 def resolve_player(word: str, players: Sequence[str]) -> str:
     """A player by exact name or unambiguous prefix, case-insensitively and without accents (``rene`` finds
     ``René``); a near miss names the player probably meant."""
-    from .suggest import bare, did_you_mean
-
     from .names import name_key
 
     w = name_key(word)
     if not w:
         raise WiezenError(_("empty player name"))
+    exact = [p for p in players if name_key(p) == w]
+    if len(exact) == 1:  # (the usual case: the words for accents and near misses are not needed)
+        return exact[0]
+    from .suggest import bare, did_you_mean
+
     keys: tuple[Callable[[str], bool], ...] = (lambda p: name_key(p) == w, lambda p: bare(p) == bare(w))
     for same in keys:
         exact = [p for p in players if same(p)]
@@ -117,7 +120,6 @@ def find_contract(words: Sequence[str], rules: HouseRules) -> tuple[Contract, in
     """The contract the line starts with and how many words name it: a name or alias of the house rules, a
     phrase of up to three words (``miserie op tafel``, ``solo slim``) or an abbreviation (``s``, ``gm``)."""
     from .abbrev import ABBREVIATIONS, expand_word
-    from .suggest import nearest
 
     for n in (3, 2, 1):
         if len(words) < n:
@@ -131,6 +133,8 @@ def find_contract(words: Sequence[str], rules: HouseRules) -> tuple[Contract, in
             c = rules.find(full) if full else None
         if c is not None:
             return c, n
+    from .suggest import nearest  # (only for a word that names no contract: start-up)
+
     known = [w for c in rules.contracts for w in (c.name, *c.aliases)]
     known += [a for a, full in ABBREVIATIONS.items() if rules.find(full) is not None and len(a) > 1]
     found = nearest(words[0], known)

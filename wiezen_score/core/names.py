@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Iterable, Sequence
 
 from .errors import WiezenError
@@ -22,11 +21,17 @@ __all__ = ["check_name", "confusable", "name_key", "normalize_name", "scripts", 
 
 
 def normalize_name(name: str) -> str:
+    import unicodedata
+
     return unicodedata.normalize("NFC", name.strip())
 
 
 def name_key(name: str) -> str:
     """Names compare by this: NFC, Unicode case folding, NFC again (folding may decompose)."""
+    if name.isascii():  # (NFC leaves ASCII as it is, and folds it to ASCII: the same key without unicodedata)
+        return name.strip().casefold()
+    import unicodedata
+
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name.strip()).casefold())
 
 
@@ -39,6 +44,8 @@ _TOGETHER = ({"HAN", "HIRAGANA", "KATAKANA", "LATIN"}, {"HAN", "BOPOMOFO", "LATI
 def _script(ch: str) -> str | None:
     if not ch.isalpha():
         return None  # digits, . ' - _ and combining marks belong to every script
+    import unicodedata  # (imported where it is used: a deal that names players in ASCII needs none of it)
+
     try:
         words = unicodedata.name(ch).split()
     except ValueError:
@@ -63,6 +70,8 @@ def check_name(name: str) -> None:
     found = scripts(name)
     if len(found) <= 1 or any(found <= ok for ok in _TOGETHER):
         return
+    import unicodedata
+
     main = max(found, key=lambda s: sum(1 for ch in name if _script(ch) == s))
     odd = next(ch for ch in name if _script(ch) not in (None, main))
     raise WiezenError(
@@ -91,6 +100,8 @@ _LOOKS_LIKE = str.maketrans({
 def skeleton(name: str) -> str:
     """What a name looks like: compatibility forms (full-width letters) folded, case folded, look-alike letters
     of other scripts mapped to the Latin one. Two names with one skeleton read the same on screen."""
+    import unicodedata
+
     s = unicodedata.normalize("NFKC", name.strip()).casefold()
     s = unicodedata.normalize("NFD", s).translate(_LOOKS_LIKE)
     return unicodedata.normalize("NFC", s)
