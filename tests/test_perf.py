@@ -93,9 +93,11 @@ def test_a_long_replay_written_in_batches_keeps_the_caches_and_the_schema(tmp_pa
     conn = sqlite3.connect(db)
     try:
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert conn.execute("SELECT count(*) FROM chain").fetchone()[0] > 1400  # (one write of thousands of links)
     finally:
         conn.close()
-    assert {"session_totals_add", "player_evenings_add", "entries_no_replace", "entry_points_no_replace"} <= names
+    assert {"session_totals_add", "player_evenings_add", "entries_no_replace", "entry_points_no_replace",
+            "chain_no_replace"} <= names
     assert ok(db, "check").stdout.startswith("ok:")
 
 
@@ -137,3 +139,34 @@ def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp
     finally:
         conn.close()
     assert ok(db, "check").stdout.startswith("ok:")
+
+
+def test_a_trigger_not_as_the_migrations_made_it_is_not_suspended(tmp_path):
+    """A ledger whose trigger someone changed (or a future version's) keeps it for a bulk write: the batch goes
+    through every trigger there is, and the changed one is still there, unchanged, afterwards."""
+    import sqlite3
+
+    from wiezen_score.ledger.sql import suspended
+
+    db = ledger_with(tmp_path, 10)
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("DROP TRIGGER entries_no_replace")
+        odd = ("CREATE TRIGGER entries_no_replace BEFORE INSERT ON entries WHEN EXISTS (SELECT 1 FROM entries "
+               "WHERE uid = NEW.uid) BEGIN SELECT RAISE(ABORT, 'changed'); END")
+        conn.execute(odd)
+        conn.execute("BEGIN IMMEDIATE")
+        with suspended(conn, ("entries_no_replace", "entry_points_no_replace")) as off:
+            assert off is False
+            names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+            assert {"entries_no_replace", "entry_points_no_replace"} <= names
+        with suspended(conn, ("entry_points_no_replace",)) as off:
+            assert off is True
+            assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'entry_points_no_replace'").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'entry_points_no_replace'").fetchone() == (1,)
+        conn.execute("ROLLBACK")
+        with suspended(conn, ("entry_points_no_replace",)) as off:  # no transaction: nothing is dropped
+            assert off is False
+        assert conn.execute("SELECT sql FROM sqlite_master WHERE name = 'entries_no_replace'").fetchone()[0] == odd
+    finally:
+        conn.close()

@@ -6,6 +6,7 @@ import sqlite3
 from typing import Sequence
 
 from .chain import remember_written
+from .sql import suspended
 from .rows import _ENTRY_ROW, _MAX_ROWID, _POINTS_ROW, NewEntry, _entry_values, _points_values, insert_entry
 
 
@@ -21,31 +22,25 @@ def insert_entries(conn: sqlite3.Connection, es: Sequence[NewEntry]) -> list[int
     ids = list(range(top + 1, top + 1 + len(es)))
     rows = [_entry_values(i, e) for i, e in zip(ids, es)]
     points = [row for i, e in zip(ids, es) for row in _points_values(i, e)]
-    suspended = _suspended_triggers(conn) if len(points) >= _BULK_POINTS else None
-    if suspended is None:
+    if len(points) < _BULK_POINTS:
         conn.executemany(_ENTRY_ROW, rows)
         conn.executemany(_POINTS_ROW, points)
         remember_written(conn, rows, points)  # the chain links them from these, not read back (chain.py)
         return ids
-    # Thousands of rows: the triggers that act on each new row are dropped and made again, with their very SQL,
-    # in this same transaction (nobody else sees them gone, and a failure rolls everything back with them):
+    # Thousands of rows: the triggers that act on each new row are suspended (sql.py's :func:`suspended`):
     # - the two caches (session_totals, player_evenings) are added to once for the whole batch, as their
     #   triggers would add each row;
     # - the no-replace triggers of entries and entry_points (schema.py) refuse a row whose key exists, which
     #   INSERT OR REPLACE would put in the old one's place: these statements are plain INSERTs, which SQLite
     #   refuses for an existing key anyway (a UNIQUE constraint error), so nothing is let through.
-    for name in suspended:
-        conn.execute(f"DROP TRIGGER {name}")
-    try:
+    with suspended(conn, ("session_totals_add", "player_evenings_add", "entries_no_replace",
+                          "entry_points_no_replace")) as off:
         conn.executemany(_ENTRY_ROW, rows)
         conn.executemany(_POINTS_ROW, points)
         remember_written(conn, rows, points)
-        for sql in _BULK_CACHES:
-            conn.execute(sql, (ids[0], ids[-1]))
-    finally:
-        if conn.in_transaction:  # (else the failure rolled the transaction back, the triggers with it)
-            for sql in suspended.values():
-                conn.execute(sql)
+        if off:
+            for sql in _BULK_CACHES:
+                conn.execute(sql, (ids[0], ids[-1]))
     return ids
 
 
@@ -64,26 +59,3 @@ _BULK_CACHES = (
     "ON CONFLICT (session_id, player_id) DO UPDATE SET points = points + excluded.points, "
     "deals = deals + excluded.deals, taken = taken + excluded.taken, made = made + excluded.made",
 )
-
-
-def _suspended_triggers(conn: sqlite3.Connection) -> dict[str, str] | None:
-    """The SQL of the triggers a bulk write suspends (see :func:`insert_entries`), when each is exactly as the
-    migrations made it (and a transaction is open); else None, and every row goes through the triggers."""
-    if not conn.in_transaction:
-        return None
-    from .schema import _KEYS, _SESSION_TOTALS, no_replace
-    from .sql import _statements
-    from .standings import _PLAYER_EVENINGS
-
-    want = {f"{t}_no_replace": " ".join(no_replace(t, _KEYS[t]).split()) for t in ("entries", "entry_points")}
-    for stmt in _statements(_SESSION_TOTALS) + _statements(_PLAYER_EVENINGS):
-        for name in ("session_totals_add", "player_evenings_add"):
-            if stmt.startswith(f"CREATE TRIGGER {name} "):
-                want[name] = " ".join(stmt.rstrip(";").split())
-    have = dict(conn.execute(
-        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ({', '.join('?' * len(want))})",
-        list(want),
-    ).fetchall())
-    if len(want) != 4 or set(have) != set(want) or any(" ".join(str(have[n]).split()) != want[n] for n in want):
-        return None
-    return {n: str(have[n]) for n in want}

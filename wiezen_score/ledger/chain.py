@@ -501,10 +501,19 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
         seq += 1
         prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, None, None, dumped)
         links.append((seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash))
-    conn.executemany(
-        "INSERT INTO chain (seq, kind, rid, sub, session_id, hash, shash) VALUES (?, ?, ?, ?, ?, ?, ?)", links
-    )
+    if len(links) < 1000:
+        conn.executemany(_LINK_ROW, links)
+        return set(heads)
+    from .sql import suspended
+
+    # thousands of links (a replay, an import): the no-replace trigger is suspended for them (a plain INSERT
+    # refuses an existing key all the same), as bulk.py does for the entries
+    with suspended(conn, ("chain_no_replace",)):
+        conn.executemany(_LINK_ROW, links)
     return set(heads)
+
+
+_LINK_ROW = "INSERT INTO chain (seq, kind, rid, sub, session_id, hash, shash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
 def sync(conn: sqlite3.Connection, now: str) -> None:

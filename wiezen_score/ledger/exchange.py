@@ -746,6 +746,10 @@ def _add_entries(
             f"SELECT uid, session_id FROM entries WHERE uid IN ({','.join('?' * len(chunk))})", chunk
         ).fetchall())
     added = voids = 0
+    # the points rows of an entry, by its points and takers as the file gives them: many entries of an evening
+    # score alike (the same line), and their rows are made once (equal values give equal rows: 1 and 1.0 points
+    # are both stored as 2)
+    points_rows: dict[tuple[Any, ...], tuple[tuple[int, int, bool | None], ...]] = {}
     batch: list[NewEntry] = []  # entries not written yet: written together, in order, before the next void or seal
 
     def flush() -> None:
@@ -765,19 +769,23 @@ def _add_entries(
         if clash is not None:
             conflicts.append(_('entry {uid} of {session} is here already, in session {id}').format(uid=e['uid'][:8], session=_session_label(s), id=clash))
             return
-        try:
-            halves = [half_points(v) for v in e["points"].values()]
-        except WiezenError as err:
-            conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
-            return
-        tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
+        pts = e["points"]
+        key = (tuple(pts.items()), tuple(e["takers"].items()))
+        rows = points_rows.get(key)
+        if rows is None:
+            try:
+                halves = [half_points(v) for v in pts.values()]
+            except WiezenError as err:
+                conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
+                return
+            tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
+            rows = points_rows[key] = tuple((seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(pts, halves))
         batch.append(NewEntry(
             uid=e["uid"], session_id=sid, no=e["no"], kind=e["kind"], text=e["text"], contract=e["contract"],
             dealer=e["dealer"], multiplier=e["multiplier"],
             offender_id=seats[e["offender"].casefold()] if e["offender"] else None, round=bool(e["round"]),
             deal_no=e["deal_no"], reason=e["reason"], next_dealer=e["next_dealer"],
-            next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"],
-            halves=[(seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(e["points"], halves)],
+            next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"], halves=rows,
         ))
         if len(batch) >= 2000:
             flush()

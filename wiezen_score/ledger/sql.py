@@ -1,8 +1,12 @@
-"""SQL text helpers shared by the schema and the migrations that live beside their tables: statements, triggers."""
+"""SQL helpers shared by the schema and the migrations beside their tables: statements, triggers, suspending them.
+
+:func:`suspended` lifts a trigger that acts on each new row for a write of thousands (bulk.py, chain.py)."""
 
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
+from typing import Iterator, Sequence
 
 
 def _statements(sql: str) -> list[str]:
@@ -28,3 +32,45 @@ BEGIN SELECT RAISE(ABORT, '{table} are append-only: {hint}'); END;
 CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
 BEGIN SELECT RAISE(ABORT, '{table} are append-only: nothing is ever deleted'); END;
 """
+
+
+@contextmanager
+def suspended(conn: sqlite3.Connection, names: Sequence[str]) -> Iterator[bool]:
+    """Drop these triggers for the statements inside, and make them again, with their very SQL, in this same
+    transaction: nobody else sees them gone, and a failure rolls everything back with them (they are made again
+    too when the transaction stays open after a failed statement). Yields True when they are suspended; False,
+    and nothing dropped, unless a transaction is open and each trigger is exactly as the migrations leave it
+    (fresh.py)."""
+    have = _as_made(conn, names)
+    if have is None:
+        yield False
+        return
+    for name in have:
+        conn.execute(f"DROP TRIGGER {name}")
+    try:
+        yield True
+    finally:
+        if conn.in_transaction:  # (else the failure rolled the transaction back, the triggers with it)
+            for sql in have.values():
+                conn.execute(sql)
+
+
+def _as_made(conn: sqlite3.Connection, names: Sequence[str]) -> dict[str, str] | None:
+    """The stored SQL of these triggers when a transaction is open and each is the one all the migrations
+    leave (whitespace aside); else None."""
+    if not conn.in_transaction:
+        return None
+    from .fresh import STATEMENTS
+
+    made = {}
+    for stmt in STATEMENTS:
+        for name in names:
+            if stmt.startswith(f"CREATE TRIGGER {name} "):
+                made[name] = " ".join(stmt.split())
+    have = dict(conn.execute(
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ({', '.join('?' * len(names))})",
+        list(names),
+    ).fetchall())
+    if not (set(made) == set(have) == set(names)) or any(" ".join(str(have[n]).split()) != made[n] for n in names):
+        return None
+    return {n: str(have[n]) for n in names}
