@@ -139,6 +139,8 @@ REFUSED = {
     "a void without a reason": lambda es: _first(es, lambda e: e["void"]).update(
         void={k: v for k, v in _first(es, lambda e: e["void"])["void"].items() if k != "reason"}),
     "a missing field": lambda es: es[0].pop("takers"),
+    "an undo void without its by": lambda es: _first(es, lambda e: e["void"] and not e["void"]["by"])["void"].pop("by"),
+    "points past a float that do not add up": lambda es: es[0].update(points={"an": 10**400, "jan": -10**400 + 1}),
 }
 
 

@@ -32,7 +32,7 @@ def as_count(word: str) -> int | None:
 
 def shorten(word: str, limit: int = 24) -> str:
     """A long word cut for an error message (a 5,000-digit 'number' is named, not printed whole)."""
-    return word if len(word) <= limit else f"{word[:limit]}... ({len(word)} characters)"
+    return word if len(word) <= limit else _("{start}... ({n} characters)").format(start=word[:limit], n=len(word))
 
 
 def bad_utf8(text: str) -> int | None:

@@ -297,7 +297,24 @@ def _is_int(v: Any) -> bool:
 
 
 def _is_num(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return True  # (math.isfinite of an int too large for a float raises OverflowError)
+    return isinstance(v, float) and math.isfinite(v)
+
+
+def _adds_to_zero(values: Iterable[Any]) -> bool:
+    """The points (ints, finite floats) sum to 0, exactly (math.fsum); past what a float holds, or when the sum
+    overflows on the way (1e308 + 1e308 - ...), as fractions. (Such points are refused later all the same, with
+    the most a deal can give: rows.half_points.)"""
+    values = list(values)
+    try:
+        return math.fsum(map(float, values)) == 0
+    except OverflowError:
+        from fractions import Fraction
+
+        return sum(map(Fraction, values)) == 0
 
 
 def _opt_str(v: Any) -> bool:
@@ -352,7 +369,7 @@ def _entry_fits(e: Any, n: int, seated: Mapping[str, str], seen: set[str], here:
     if not all((type(x) is int and -_EXACT <= x <= _EXACT) or (type(x) is float and math.isfinite(x)) for x in values):
         return False
     folded = {p.casefold() for p in pts if type(p) is str}
-    if len(folded) != len(pts) or not folded <= seated.keys() or math.fsum(values) != 0:
+    if len(folded) != len(pts) or not folded <= seated.keys() or not _adds_to_zero(values):
         return False
     if not all(type(x) is bool for x in tk.values()) or not tk.keys() <= pts.keys():
         return False
@@ -362,7 +379,7 @@ def _entry_fits(e: Any, n: int, seated: Mapping[str, str], seen: set[str], here:
         return False
     action, by = v.get("action"), v.get("by")
     return (
-        action in ("undo", "amend") and (by is None or type(by) is str) and (action == "amend") == (by is not None)
+        "by" in v and action in ("undo", "amend") and (by is None or type(by) is str) and (action == "amend") == (by is not None)
         and type(v.get("reason")) is str and type(v.get("created_at")) is str
     )
 
@@ -449,7 +466,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             folded = [p.casefold() for p in pts]
             _need(all(map(seated.__contains__, folded)), we, lambda: _("points for a player who is not at the table"))
             _need(len(set(folded)) == len(pts), we, lambda: _("a player has points twice"))
-            _need(math.fsum(map(float, pts.values())) == 0, we, lambda: _("the points do not add up to 0"))
+            _need(_adds_to_zero(pts.values()), we, lambda: _("the points do not add up to 0"))
             tk = e["takers"]
             _need(isinstance(tk, dict) and set(map(type, tk.values())) <= {bool}, we, lambda: _('"takers" must map players to true/false'))
             _need(tk.keys() <= pts.keys(), we, lambda: _("a taker without points"))
@@ -457,7 +474,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
             if v is not None:
                 _need(isinstance(v, dict), we, lambda: _('"void" must be an object or null'))
                 _need(v.get("action") in ("undo", "amend"), we, lambda: _('the void\'s "action" must be undo or amend'))
-                _need(_opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
+                _need("by" in v and _opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
                       lambda: _('an amend void names the entry that replaced it ("by"), an undo does not'))
                 _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
                       lambda: _('the void needs "reason" and "created_at" texts'))

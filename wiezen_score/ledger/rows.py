@@ -128,7 +128,10 @@ def half_points(v: Any) -> int:
 
     two = Fraction(v) * 2
     if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
-        raise WiezenError(_('{points} points cannot be recorded: whole or half points, at most {most}').format(points=fmt(float(v)), most=grouped(POINTS_BOUND)))
+        from ..core.text import shorten
+
+        shown = fmt(float(v)) if abs(v) < 1e300 else shorten(str(v))  # (an int past what a float holds)
+        raise WiezenError(_('{points} points cannot be recorded: whole or half points, at most {most}').format(points=shown, most=grouped(POINTS_BOUND)))
     return int(two)
 
 

@@ -45,14 +45,16 @@ def suspended(conn: sqlite3.Connection, names: Sequence[str]) -> Iterator[bool]:
     if have is None:
         yield False
         return
-    for name in have:
-        conn.execute(f"DROP TRIGGER {name}")
+    dropped: list[str] = []
     try:
+        for name in have:  # (in the order they were made: made again in that order, they fire as before)
+            conn.execute(f"DROP TRIGGER main.{name}")  # (main: never a temporary trigger of the same name)
+            dropped.append(name)
         yield True
     finally:
         if conn.in_transaction:  # (else the failure rolled the transaction back, the triggers with it)
-            for sql in have.values():
-                conn.execute(sql)
+            for name in dropped:
+                conn.execute(have[name])
 
 
 def _as_made(conn: sqlite3.Connection, names: Sequence[str]) -> dict[str, str] | None:
@@ -68,9 +70,10 @@ def _as_made(conn: sqlite3.Connection, names: Sequence[str]) -> dict[str, str] |
             if stmt.startswith(f"CREATE TRIGGER {name} "):
                 made[name] = " ".join(stmt.split())
     have = dict(conn.execute(
-        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ({', '.join('?' * len(names))})",
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ({', '.join('?' * len(names))}) "
+        "ORDER BY rowid",
         list(names),
     ).fetchall())
     if not (set(made) == set(have) == set(names)) or any(" ".join(str(have[n]).split()) != made[n] for n in names):
         return None
-    return {n: str(have[n]) for n in names}
+    return {n: str(sql) for n, sql in have.items()}  # (in the order they were made)

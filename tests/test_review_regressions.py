@@ -1,0 +1,95 @@
+"""Hostile import files that raised a bare OverflowError or KeyError instead of naming the problem, and the
+trigger suspension when a DROP fails half-way (found in a review of the second round's speed-ups)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from _ledger_helpers import ok, wz
+
+
+@pytest.fixture()
+def export(tmp_path):
+    db = tmp_path / "s.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
+    ok(db, "deal", "alleen", "5", "mieke", "6")
+    ok(db, "undo")
+    return json.loads(ok(db, "export").stdout)
+
+
+@pytest.mark.parametrize("points", [
+    {"jan": 1e308, "piet": 1e308, "mieke": -1e308, "lotte": -1e308},  # fsum: intermediate overflow
+    {"jan": 10**400, "piet": -10**400, "mieke": 0, "lotte": 0},  # float(): int too large
+])
+def test_points_too_large_for_a_float_are_refused_with_a_message(tmp_path, export, points):
+    """They add up to 0 (the file's shape is right), and no deal gives them: refused with the most a deal can
+    give, nothing written."""
+    export["sessions"][0]["entries"][0]["points"] = points
+    f = tmp_path / "e.json"
+    f.write_text(json.dumps(export))
+    r = wz(tmp_path / "y.db", "import", f)
+    assert r.exit_code == 1
+    assert "unexpected" not in r.output and "points cannot be recorded" in r.output, r.output
+    assert "at most 1,000,000,000" in r.output and len(r.output.splitlines()) == 1, r.output
+    if (tmp_path / "y.db").exists():
+        conn = sqlite3.connect(tmp_path / "y.db")
+        try:
+            assert conn.execute("SELECT count(*) FROM entries").fetchone() == (0,)
+        finally:
+            conn.close()
+
+
+@pytest.mark.parametrize("points", [
+    {"jan": 1e308, "piet": 1e308, "mieke": -1e308, "lotte": 1e308},
+    {"jan": 10**400, "piet": -10**400, "mieke": 1, "lotte": 0},
+])
+def test_points_too_large_that_do_not_add_up_say_so(tmp_path, export, points):
+    export["sessions"][0]["entries"][0]["points"] = points
+    f = tmp_path / "e.json"
+    f.write_text(json.dumps(export))
+    r = wz(tmp_path / "y.db", "import", f)
+    assert r.exit_code == 1
+    assert "unexpected" not in r.output and "the points do not add up to 0" in r.output, r.output
+
+
+def test_a_void_without_by_is_refused_with_a_message(tmp_path, export):
+    v = export["sessions"][0]["entries"][1]["void"]
+    assert v is not None and v["action"] == "undo"
+    del v["by"]
+    f = tmp_path / "e.json"
+    f.write_text(json.dumps(export))
+    r = wz(tmp_path / "y.db", "import", f)
+    assert r.exit_code == 1
+    assert "unexpected" not in r.output and '"by"' in r.output, r.output
+
+
+def test_a_drop_that_fails_half_way_leaves_no_trigger_dropped(tmp_path):
+    from wiezen_score.ledger import sql
+
+    db = tmp_path / "t.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        before = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        conn.execute("BEGIN IMMEDIATE")
+        real = sql._as_made(conn, ("session_totals_add", "player_evenings_add"))
+        assert real is not None
+        # a name that passes the check but cannot be dropped: the DROP of the second fails
+        def as_made(c, names):
+            return {**real, "no_such_trigger": "CREATE TRIGGER no_such_trigger BEFORE INSERT ON players BEGIN SELECT 1; END"}
+        orig = sql._as_made
+        sql._as_made = as_made
+        try:
+            with pytest.raises(sqlite3.OperationalError):
+                with sql.suspended(conn, ("session_totals_add", "player_evenings_add", "no_such_trigger")):
+                    pass
+        finally:
+            sql._as_made = orig
+        assert conn.in_transaction
+        assert dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()) == before
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
