@@ -485,7 +485,7 @@ def _rescore(
     conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], only: Sequence[int] | None = None
 ) -> None:
     from ..core.rules import parse_rules
-    from ..core.session import TableState
+    from ..core.session import EntryInput, Scored, TableState
     from .memo import MemoFold
     from .rows import stored_input
 
@@ -535,6 +535,11 @@ def _rescore(
                 takers.setdefault(eid, {})[names[pid]] = bool(made)
         fold = MemoFold(rules, players, TableState(first_dealer, 1))
         order = {p: i for i, p in enumerate(players)}
+        # an evening repeats its lines: the input of a stored entry made once per distinct row of the plain
+        # types the tool writes (a damaged row of other types is made each time, as it is), and the points
+        # and takers of a scored entry as compared made once per scored entry (the memo shares them)
+        inputs: dict[tuple[Any, ...], EntryInput] = {}
+        compared: dict[int, tuple[Scored, dict[str, float], dict[str, bool]]] = {}
         for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason, nd, nm) in conn.execute(
             "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
             "e.reason, e.next_dealer, e.next_multiplier FROM entries e WHERE e.session_id = ? "
@@ -546,10 +551,17 @@ def _rescore(
                 problems.append(Problem("rescore", _('points for player id(s) {strangers}, who do not sit at this table').format(strangers=strangers[eid]), sid, no, eid))
             if offender_id is not None and offender_id not in names:
                 problems.append(Problem("rescore", _('the offender (player id {offender_id}) does not sit at this table').format(offender_id=offender_id), sid, no, eid))
-            entry = stored_input(
-                str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
-                bool(round_), reason or "", deal_no,
-            )
+            raw = (kind, text, offender_id, round_, reason, deal_no)
+            plain = (type(kind) is str and type(text) is str and type(round_) is int and type(reason) is str
+                     and (offender_id is None or type(offender_id) is int) and (deal_no is None or type(deal_no) is int))
+            entry = inputs.get(raw) if plain else None
+            if entry is None:
+                entry = stored_input(
+                    str(kind), str(text), names.get(offender_id, "") if offender_id is not None else "",
+                    bool(round_), reason or "", deal_no,
+                )
+                if plain:
+                    inputs[raw] = entry
             try:
                 sc = fold.score(entry)
             except WiezenError as err:
@@ -572,12 +584,15 @@ def _rescore(
             if sc.multiplier != mult:
                 diffs.append(_('multiplier x{mult}, re-scored x{multiplier}').format(mult=mult, multiplier=sc.multiplier))
             stored = points.get(eid, {})
-            fresh = {p: float(v) for p, v in sc.points.items()}
+            got = compared.get(id(sc))
+            if got is None or got[0] is not sc:
+                got = compared[id(sc)] = (sc, {p: float(v) for p, v in sc.points.items()}, dict(sc.takers))
+            fresh, fresh_takers = got[1], got[2]
             if stored != fresh:  # (the same players and points in any order; the message lists them in seat order)
                 stored = dict(sorted(stored.items(), key=lambda kv: order[kv[0]]))
                 diffs.append(_('points {stored}; re-scored {rescored}').format(stored=_fmt_points(stored), rescored=_fmt_points(fresh)))
-            elif takers.get(eid, {}) != dict(sc.takers):
-                diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=dict(sc.takers)))
+            elif takers.get(eid, {}) != fresh_takers:
+                diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=fresh_takers))
             # the pending doubling a rondje pas, a redeal or a penalty carries is derived (Ledger.state), and an
             # amendment before it does not re-add it: only a deal's own next multiplier is its own fact
             if sc.after.dealer != nd or (sc.kind == "deal" and sc.after.pending != nm):
