@@ -20,6 +20,15 @@ def export(tmp_path):
     return json.loads(ok(db, "export").stdout)
 
 
+def imported(tmp_path, doc):
+    """Import the changed export into a new ledger: its refusal (exit 1 expected)."""
+    f = tmp_path / "e.json"
+    f.write_text(json.dumps(doc))
+    r = wz(tmp_path / "y.db", "import", f)
+    assert r.exit_code == 1, r.output
+    return r
+
+
 @pytest.mark.parametrize("points", [
     {"jan": 1e308, "piet": 1e308, "mieke": -1e308, "lotte": -1e308},  # fsum: intermediate overflow
     {"jan": 10**400, "piet": -10**400, "mieke": 0, "lotte": 0},  # float(): int too large
@@ -28,10 +37,7 @@ def test_points_too_large_for_a_float_are_refused_with_a_message(tmp_path, expor
     """They add up to 0 (the file's shape is right), and no deal gives them: refused with the most a deal can
     give, nothing written."""
     export["sessions"][0]["entries"][0]["points"] = points
-    f = tmp_path / "e.json"
-    f.write_text(json.dumps(export))
-    r = wz(tmp_path / "y.db", "import", f)
-    assert r.exit_code == 1
+    r = imported(tmp_path, export)
     assert "unexpected" not in r.output and "points cannot be recorded" in r.output, r.output
     assert "at most 1,000,000,000" in r.output and len(r.output.splitlines()) == 1, r.output
     if (tmp_path / "y.db").exists():
@@ -48,10 +54,7 @@ def test_points_too_large_for_a_float_are_refused_with_a_message(tmp_path, expor
 ])
 def test_points_too_large_that_do_not_add_up_say_so(tmp_path, export, points):
     export["sessions"][0]["entries"][0]["points"] = points
-    f = tmp_path / "e.json"
-    f.write_text(json.dumps(export))
-    r = wz(tmp_path / "y.db", "import", f)
-    assert r.exit_code == 1
+    r = imported(tmp_path, export)
     assert "unexpected" not in r.output and "the points do not add up to 0" in r.output, r.output
 
 
@@ -59,10 +62,7 @@ def test_a_void_without_by_is_refused_with_a_message(tmp_path, export):
     v = export["sessions"][0]["entries"][1]["void"]
     assert v is not None and v["action"] == "undo"
     del v["by"]
-    f = tmp_path / "e.json"
-    f.write_text(json.dumps(export))
-    r = wz(tmp_path / "y.db", "import", f)
-    assert r.exit_code == 1
+    r = imported(tmp_path, export)
     assert "unexpected" not in r.output and '"by"' in r.output, r.output
 
 
