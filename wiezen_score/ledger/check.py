@@ -156,7 +156,6 @@ def _run(step: Callable[[sqlite3.Connection, list[Problem], dict[str, int]], Non
 def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
     """The second process verifying the chain of a ledger file with many links, or None."""
 
-
     try:
         path = next((f for _seq, name, f in conn.execute("PRAGMA database_list") if name == "main"), "")
         if not path:
@@ -188,8 +187,6 @@ def _spawn_worker(job: str, *args: str, stdin: bool) -> Any:
 
 def _worker_result(worker: Any) -> list[Problem] | None:
     """The chain's problems from the worker, or None when it failed (then the chain is verified here)."""
-    import json
-
     try:
         out, _err = worker.communicate(timeout=600)
         if worker.returncode != 0:
@@ -407,7 +404,6 @@ def spawn_rescore(entries: int) -> Any:
     that its start-up overlaps the import's writing; None when not worth it or not possible. Hand it the
     work with :func:`start_rescore`, or nothing (then it ends)."""
 
-
     if entries < RESCORE_MIN_ENTRIES or not hasattr(sqlite3.Connection, "serialize"):  # (Python 3.11 and later)
         return None
     try:
@@ -457,9 +453,8 @@ def stop_rescore(worker: Any) -> None:
                 pipe.close()
 
 
-def rescore_result(job: Any) -> list[Problem] | None:
+def rescore_result(worker: Any) -> list[Problem] | None:
     """The problems the second process found, or None when it failed (then re-score here)."""
-    worker = job
     try:
         out = worker.stdout.read()  # (its standard input is closed: start_rescore wrote all of it)
         worker.wait(timeout=60)

@@ -66,7 +66,7 @@ def safe(text: object) -> str:
 def safe_lines(text: object) -> str:
     """``text`` with its line breaks (``\\n``) and tabs kept, every other unsafe character escaped."""
     s = text if isinstance(text, str) else str(text)
-    if _plain(s) or _plain(s.replace("\n", " ").replace("\t", " ")):  # (a sheet: only its line breaks and tabs)
+    if _plain(s.replace("\n", " ").replace("\t", " ")):  # (plain but for its line breaks and tabs, as a sheet)
         return s
     return "".join(_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in s)
 
