@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -18,6 +19,32 @@ if TYPE_CHECKING:
 #: the date forms every date option takes (core/dates.py parse_when)
 DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday = last friday), "
              "last-week, last-month; in Dutch too (vandaag, gisteren, vorige vrijdag, vorige-week ...).")
+
+
+@contextmanager
+def ends_like_ctrl_c(stop: Callable[[int], BaseException] | None = None) -> Iterator[None]:
+    """Inside: SIGTERM (a `kill`, a service manager) and SIGHUP (the terminal was closed) end a long-running
+    command (`play`, `serve`) the way Ctrl-C or quitting does, not at once: the exception unwinds through every
+    ``with``, a write under way is rolled back and the ledger is closed, its journal copied into the file, so that
+    the bare ``.db`` file is the whole ledger afterwards. ``stop(signum)`` is the exception raised (default:
+    SystemExit with the shell's status 128 + the signal's number). The previous handlers are put back after."""
+    import signal
+
+    def handler(signum: int, frame: object) -> None:
+        raise (stop(signum) if stop is not None else SystemExit(128 + signum))
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {}
+    try:
+        for sig in wanted:
+            previous[sig] = signal.signal(sig, handler)
+    except ValueError:  # not in the main thread (a test's runner): the defaults stay
+        pass
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def text_width() -> int | None:

@@ -593,7 +593,10 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     failed = 0
     from .common import new_ledger_note
 
-    with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
+    from .common import ends_like_ctrl_c
+
+    # SIGTERM or a closed terminal (SIGHUP) ends the evening's prompt as `quit` does: the ledger is closed and whole
+    with ends_like_ctrl_c(), ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         table = Table(led, interactive, last, color)
         def finish() -> None:
             pass

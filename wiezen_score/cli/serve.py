@@ -423,10 +423,8 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
         wiezen serve --host 0.0.0.0        the phones at the table, on the café's Wi-Fi
         wiezen serve --session 12 --read-only --port 8000
     """
-    import signal
-
     from .. import ledger
-    from .common import pick_session
+    from .common import ends_like_ctrl_c, pick_session
 
     path = ledger.resolve_path(_db(ctx))
     session_id: int | None = None
@@ -462,17 +460,16 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
             print_qr(f"{urls[0]}s/{token}")
     click.echo(_("Ctrl-C stops."))
 
-    def on_term(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
     started = time.monotonic()
     try:
-        httpd.serve_forever(poll_interval=0.5)
+        with ends_like_ctrl_c(lambda signum: KeyboardInterrupt()):  # SIGTERM, a closed terminal: as Ctrl-C
+            httpd.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
         live.close()
         httpd.server_close()
+        # the page's reader kept the ledger open while the phones wrote: what is still in its journal goes into the
+        # file now, so that a copy of the bare .db file is the whole ledger (`wiezen db path`)
+        ledger.flush_journal(path)
     click.echo(_("stopped after {seconds} s; nothing was left open").format(seconds=f"{time.monotonic() - started:.0f}"))

@@ -242,6 +242,11 @@ def path(ctx: click.Context, as_json: bool) -> None:
     next to the ledger) are listed after it on stderr, so that `$(wiezen db path)` stays the path alone.
     To restore one, copy it over the ledger while no wiezen is running.
 
+    To copy the ledger (a USB stick, a mail to the club): `wiezen db backup FILE` makes a whole copy at any
+    time, even while a scorer records. While no wiezen command runs, the file itself is the whole ledger
+    (every command copies its journal, the FILE-wal beside it, into the file as it writes and ends), so a
+    plain copy of that one file is a whole copy too.
+
     \b
     Examples:
         wiezen db path
@@ -255,6 +260,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
         echo_json({"path": p, "exists": os.path.exists(p), "backups": backups})
         return
     echo(p)
+    echo(_("to copy it: `wiezen db backup FILE` (whole at any time), or copy this one file while no wiezen runs"), err=True)
     if backups:
         echo(_("backups made before schema upgrades:"), err=True)
         for b in backups:

@@ -11,7 +11,7 @@ when the file's ``user_version`` says a migration is due, so the everyday path s
 """
 
 
-from .connection import APP_ID, BUSY_TIMEOUT_MS, _connect, db_error
+from .connection import APP_ID, BUSY_TIMEOUT_MS, _connect, checkpoint, db_error, flush_journal
 from .paths import check_ledger_path, default_path, existing_db_path, migration_backups, remove_ledger_files, resolve_path
 from .rows import EntryRow, SessionInfo, _num, _rules_cache, new_uid, now, stored_input
 from .schema import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
@@ -23,7 +23,7 @@ from .store import (
 
 __all__ = [
     "APP_ID", "BUSY_TIMEOUT_MS", "EntryRow", "Ledger", "MIGRATION_NAMES", "SCHEMA_VERSION", "SessionInfo",
-    "_connect", "_migration_list", "_migrations", "_num", "_rules_cache", "_statements", "added_rules",
+    "_connect", "_migration_list", "checkpoint", "flush_journal", "_migrations", "_num", "_rules_cache", "_statements", "added_rules",
     "append_only", "check_ledger_path", "check_player_names", "db_error", "default_path", "existing_db_path", "file_hash",
     "migration_backups", "new_uid", "now", "open_ledger", "peek_open_session", "remove_ledger_files",
     "resolve_path", "rules_lookup", "session_setup", "stored_input",

@@ -12,6 +12,43 @@ APP_ID = 0x5749455A  # "WIEZ" in PRAGMA application_id: this file is a wiezen le
 BUSY_TIMEOUT_MS = 60_000
 
 
+def checkpoint(conn: sqlite3.Connection, wait: bool = False) -> bool:
+    """Copy every committed change from the ``-wal`` file into the ledger file itself, so that a plain copy of
+    the bare ``.db`` file (a USB stick, a mail) is the whole ledger. True when everything was copied.
+
+    Run after every write and when a command closes the ledger: a command that is killed afterwards, or a
+    server stopped with Ctrl-C while its reader still holds the file, leaves nothing only in the journal.
+    ``wait``: wait for readers and writers of other processes (TRUNCATE, within the busy timeout) and empty
+    the journal, for the end of a long-running command; else take what no reader holds (PASSIVE, no wait).
+    The change is committed before this runs: a checkpoint that cannot run (a full disk) is not an error of
+    the write, and SQLite runs it again at the next one.
+    """
+    try:
+        row = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)" if wait else "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    except sqlite3.Error:
+        return False
+    busy, log, done = row
+    return bool(busy == 0 and log == done)
+
+
+def flush_journal(path: str, seconds: float = 5.0) -> bool:
+    """At the end of a long-running command (`serve`): copy what is left in the ledger's journal into the file and
+    empty the journal, waiting at most ``seconds`` for another process's reader or writer. True when the bare
+    file is then the whole ledger. A ledger that does not exist (or cannot be opened) is left as it is."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=seconds)
+    except sqlite3.Error:
+        return False
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        return checkpoint(conn, wait=True)
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()  # the last connection to close also removes the emptied journal
+
 
 def _connect(path: str, readonly: bool = False, immutable: bool = False) -> sqlite3.Connection:
     from .paths import check_ledger_path

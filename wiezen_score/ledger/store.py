@@ -13,7 +13,7 @@ from ..core.errors import WiezenError
 from ..core.rules import HouseRules
 from ..core.scoring import Points
 from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
-from .connection import APP_ID, _connect, db_error
+from .connection import APP_ID, _connect, checkpoint, db_error
 from .paths import existing_db_path, resolve_path
 from .rows import (
     COUNTS, EntryRow, NewEntry, SessionInfo, _num, end_session_row, half_points, insert_entry, insert_house_rules,
@@ -127,6 +127,7 @@ class Ledger:
             self.conn.execute(f"PRAGMA application_id = {APP_ID}")
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self.conn.execute("COMMIT")
+            checkpoint(self.conn)
         except BaseException:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -185,6 +186,10 @@ class Ledger:
             raise WiezenError(_("cannot write the backup '{target}': {error}").format(target=target, error=e)) from None
 
     def close(self) -> None:
+        """Close the connection; a writable ledger first copies its journal into the file (connection.checkpoint),
+        so that the bare file is whole even when another process keeps a reader open."""
+        if not self.readonly:
+            checkpoint(self.conn)
         self.conn.close()
 
     @contextmanager
@@ -218,6 +223,7 @@ class Ledger:
 
             sync(c, now())  # every fact written gets its link in the chain, in the same transaction
             c.execute("COMMIT")
+            checkpoint(c)  # the bare file holds this write at once, whatever ends the command next
         except BaseException as e:
             self._owed.clear()  # counted from rows that are gone now
             if c.in_transaction:
