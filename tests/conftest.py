@@ -9,6 +9,7 @@ tests/_club_helpers.py, a fresh copy per test.
 
 from __future__ import annotations
 
+import datetime
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -55,6 +56,21 @@ def nl() -> Iterator[None]:
     i18n.set_language("nl")
     yield
     i18n.set_language("en")
+
+
+#: a fixed week, Monday 30 November to Sunday 6 December 2026: date tests run once for each of its days
+WEEK = [datetime.date(2026, 11, 30) + datetime.timedelta(days=i) for i in range(7)]
+
+
+@pytest.fixture(params=WEEK, ids=lambda d: d.strftime("%a"))
+def today(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> datetime.date:
+    """A fixed "today" for the commands run in this process (core.dates.today), once for each day of the week: a
+    date test depends neither on the day nor on the hour it runs (a run across midnight, a Friday)."""
+    from wiezen_score.core import dates
+
+    day = request.param
+    monkeypatch.setattr(dates, "today", lambda: day)
+    return day
 
 
 _TEMPLATES: dict[str, Path] = {}

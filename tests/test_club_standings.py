@@ -100,16 +100,20 @@ def test_bad_dates_are_refused(db):
     assert "after" in refused(db, "standings", "--since", "2026-03-01", "--until", "2026-02-01")
 
 
-def test_relative_dates(db):
+@pytest.mark.parametrize("day", ["2026-01-09", "2026-01-12", "2026-02-20", "2026-03-25", "2026-12-04"])
+def test_relative_dates(db, monkeypatch, day):
     import datetime
 
-    today = datetime.date.today().isoformat()
-    expected = {p for d, week in zip(("2026-01-10", "2026-02-14", "2026-03-21"), TOTALS) if d <= today for p in week}
+    from wiezen_score.core import dates
+
+    today = datetime.date.fromisoformat(day)  # before, between and after the evenings of the ledger
+    monkeypatch.setattr(dates, "today", lambda: today)
+    evenings = ("2026-01-10", "2026-02-14", "2026-03-21")
+    expected = {p for d, week in zip(evenings, TOTALS) if d <= day for p in week}
     assert {d["player"] for d in standings(db, "--until", "today")} == expected
-    assert {d["player"] for d in standings(db, "--since", "last-week")} == set().union(
-        *(set(week) for d, week in zip(("2026-01-10", "2026-02-14", "2026-03-21"), TOTALS)
-          if d >= (datetime.date.today() - datetime.timedelta(days=7)).isoformat())
-    )
+    week_ago = (today - datetime.timedelta(days=7)).isoformat()
+    recent = set().union(*(set(week) for d, week in zip(evenings, TOTALS) if d >= week_ago))  # --since alone: no end
+    assert {d["player"] for d in standings(db, "--since", "last-week")} == recent
 
 
 def test_no_ledger_yet(tmp_path):

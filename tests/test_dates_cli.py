@@ -22,12 +22,11 @@ def day(n: int, today: dt.date) -> str:
 
 
 @pytest.fixture
-def evenings(ledger_template, tmp_path):
-    """Sessions 0, 3, 7, 8 and 40 days before the day the test runs (recorded in a jumbled order), each ended:
-    recorded once a day into a template ledger (tests/conftest.py) and copied for each test. Returns (db, ids, today):
-    the dates are computed when the test runs, never when the tests are collected (a run may cross midnight)."""
+def evenings(ledger_template, tmp_path, today):
+    """Sessions 0, 3, 7, 8 and 40 days before "today" (recorded in a jumbled order), each ended: recorded once per
+    day of the fixed week (the `today` fixture of tests/conftest.py) into a template ledger and copied for each
+    test. Returns (db, ids, today)."""
     order = [(8, "jan+piet"), (0, "mieke+lotte"), (40, "jan+mieke"), (3, "piet+lotte"), (7, "jan+lotte")]
-    today = dt.date.today()
 
     def build(db, _):
         for n, takers in order:

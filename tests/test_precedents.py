@@ -78,8 +78,7 @@ def test_precedent_without_session_and_with_date(db):
     assert "Troel met vier azen" in out and "De vierde aas komt uit" in out and "arose from" not in out
 
 
-def test_list_since_until_and_filters(db):
-    today = dt.date.today()
+def test_list_since_until_and_filters(db, today):
     days = {"d0": today, "d3": today - dt.timedelta(days=3), "d7": today - dt.timedelta(days=7),
             "d8": today - dt.timedelta(days=8), "old": dt.date(2020, 5, 1)}
     ids = {k: add(db, f"Regel {k}", f"Uitspraak {k}", "--date", d.isoformat(), "--tag", k) for k, d in days.items()}
@@ -392,7 +391,7 @@ lost = [3]
 RULES_V2 = RULES_V1.replace("penalty = 5", "penalty = 10").replace("made = [2]", "made = [3]")
 
 
-def test_rules_add_records_a_precedent_with_old_and_new_values(tmp_path):
+def test_rules_add_records_a_precedent_with_old_and_new_values(tmp_path, today):
     path = tmp_path / "w.db"
     f = tmp_path / "ons-cafe.toml"
     f.write_text(RULES_V1, encoding="utf-8")
@@ -404,7 +403,7 @@ def test_rules_add_records_a_precedent_with_old_and_new_values(tmp_path):
     (item,) = jout(ok(path, "precedent", "list", "--json"))
     assert item["ruling"] == "penalty: 5 -> 10; contracts.samen.made: [2] -> [3]. Reason: beslist op de clubavond"
     assert item["tags"] == ["house-rules", "ons-cafe"] and item["session"] is None
-    assert item["date"] == dt.date.today().isoformat()
+    assert item["date"] == today.isoformat()
     assert "ons-cafe" in item["title"]
     # the same file again: nothing added; only a comment changed: new house-rules row, no precedent
     ok(path, "rules", "add", str(f))

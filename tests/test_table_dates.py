@@ -1,9 +1,8 @@
 """Dates as people say them, in every date option, through the `wiezen` command; `sessions` shows the
 weekday; `sheet --date DATE` answers "what did we play last friday?" in one command.
 
-Every expected date is computed inside its test from the day the test runs on (never when the tests are collected,
-so a run that crosses midnight does not fail), and a test whose checks fail while the date changed under it is run
-once more on the new day (`on_one_day`).
+Every test runs once for each day of a fixed week (the `today` fixture of tests/conftest.py fixes the day the
+commands read date words against), so that no test depends on the day or the hour it runs.
 """
 
 import datetime as dt
@@ -20,18 +19,6 @@ def last(weekday: int, today: dt.date) -> dt.date:
         if d.weekday() == weekday:
             return d
     raise AssertionError
-
-
-def on_one_day(tmp_path, check):
-    """Run ``check(folder, today)``; if it fails and the date changed meanwhile (midnight), run it once more in a
-    fresh folder on the new day. A failure on one day is a failure."""
-    today = dt.date.today()
-    try:
-        check(tmp_path / "day1", today)
-    except AssertionError:
-        if dt.date.today() == today:
-            raise
-        check(tmp_path / "day2", dt.date.today())
 
 
 def started_date(db, *date_words):
@@ -63,28 +50,19 @@ SAID = [
 
 
 @pytest.mark.parametrize("word, expected", SAID, ids=[w for w, _ in SAID])
-def test_session_start_date_as_people_say_it(tmp_path, word, expected):
-    def check(folder, today):
-        assert started_date(folder / "w.db", word) == expected(today).isoformat()
-
-    on_one_day(tmp_path, check)
+def test_session_start_date_as_people_say_it(tmp_path, word, expected, today):
+    assert started_date(tmp_path / "w.db", word) == expected(today).isoformat()
 
 
-def test_a_weekday_is_never_today_nor_more_than_a_week_back(tmp_path):
-    def check(folder, today):
-        for i, day in enumerate(("monday", "dinsdag", "wednesday", "donderdag", "friday", "zaterdag", "zondag")):
-            d = dt.date.fromisoformat(started_date(folder / f"{i}.db", day))
-            assert d.weekday() == i and 1 <= (today - d).days <= 7, day
-
-    on_one_day(tmp_path, check)
+def test_a_weekday_is_never_today_nor_more_than_a_week_back(tmp_path, today):
+    for i, day in enumerate(("monday", "dinsdag", "wednesday", "donderdag", "friday", "zaterdag", "zondag")):
+        d = dt.date.fromisoformat(started_date(tmp_path / f"{i}.db", day))
+        assert d.weekday() == i and 1 <= (today - d).days <= 7, day
 
 
-def test_last_month_in_dutch(tmp_path):
-    def check(folder, today):
-        d = dt.date.fromisoformat(started_date(folder / "w.db", "vorige-maand"))
-        assert (d.year * 12 + d.month) == (today.year * 12 + today.month) - 1
-
-    on_one_day(tmp_path, check)
+def test_last_month_in_dutch(tmp_path, today):
+    d = dt.date.fromisoformat(started_date(tmp_path / "w.db", "vorige-maand"))
+    assert (d.year * 12 + d.month) == (today.year * 12 + today.month) - 1
 
 
 def test_bad_dates_name_the_forms_and_write_nothing(tmp_path):
@@ -116,75 +94,61 @@ def names(db, *args):
     return [s["name"] for s in json.loads(ok(db, "sessions", "--json", *args).stdout)]
 
 
-def test_since_and_until_take_the_same_forms(tmp_path):
-    def check(folder, today):
-        db, friday = evenings(folder, today)
-        assert names(db, "--since", "last friday") == ["De Kroon"]
-        assert names(db, "--since", "vorige vrijdag") == ["De Kroon"]
-        assert names(db, "--since", "vorige week") == ["De Kroon", "Thuis"][: 2 if (today - friday).days < 7 else 1]
-        assert names(db, "--until", friday.strftime("%d/%m/%Y")) == ["De Kroon", "Thuis", "Lang geleden"]
-        assert names(db, "--since", "gisteren") == []
-
-    on_one_day(tmp_path, check)
+def test_since_and_until_take_the_same_forms(tmp_path, today):
+    db, friday = evenings(tmp_path, today)
+    assert names(db, "--since", "last friday") == ["De Kroon"]
+    assert names(db, "--since", "vorige vrijdag") == ["De Kroon"]
+    assert names(db, "--since", "vorige week") == ["De Kroon", "Thuis"][: 2 if (today - friday).days < 7 else 1]
+    assert names(db, "--until", friday.strftime("%d/%m/%Y")) == ["De Kroon", "Thuis", "Lang geleden"]
+    # on a Saturday, yesterday is last friday
+    assert names(db, "--since", "gisteren") == (["De Kroon"] if (today - friday).days == 1 else [])
 
 
-def test_sessions_shows_the_weekday(tmp_path):
-    def check(folder, today):
-        db, friday = evenings(folder, today)
-        out = ok(db, "sessions").stdout
-        line = next(x for x in out.splitlines() if "De Kroon" in x)
-        assert f"{friday.strftime('%a')} {friday.isoformat()}" in line and "Fri" in line
-        doc = json.loads(ok(db, "sessions", "--json").stdout)
-        assert doc[0]["weekday"] == "Fri"
-
-    on_one_day(tmp_path, check)
+def test_sessions_shows_the_weekday(tmp_path, today):
+    db, friday = evenings(tmp_path, today)
+    out = ok(db, "sessions").stdout
+    line = next(x for x in out.splitlines() if "De Kroon" in x)
+    assert f"{friday.strftime('%a')} {friday.isoformat()}" in line and "Fri" in line
+    doc = json.loads(ok(db, "sessions", "--json").stdout)
+    assert doc[0]["weekday"] == "Fri"
 
 
-def test_what_did_we_play_last_friday(tmp_path):
-    def check(folder, today):
-        db, friday = evenings(folder, today)
-        r = ok(db, "sheet", "--date", "last friday")
-        assert "De Kroon" in r.stdout and "samen 8 jan+piet 9" in r.stdout and "Thuis" not in r.stdout
-        doc = json.loads(ok(db, "sheet", "--date", "vrijdag", "--json").stdout)
-        assert doc["session"]["name"] == "De Kroon" and doc["session"]["date"] == friday.isoformat()
-        # a date where a session id is asked picks that evening too
-        assert json.loads(ok(db, "sheet", "--session", "vorige vrijdag", "--json").stdout) == doc
-        assert "#1 samen 8 jan+piet 9" in ok(db, "explain", "1", "--date", "friday").stdout
-        assert "De Kroon" in ok(db, "settle", "--date", friday.strftime("%d-%m-%Y")).stdout
-
-    on_one_day(tmp_path, check)
+def test_what_did_we_play_last_friday(tmp_path, today):
+    db, friday = evenings(tmp_path, today)
+    r = ok(db, "sheet", "--date", "last friday")
+    assert "De Kroon" in r.stdout and "samen 8 jan+piet 9" in r.stdout and "Thuis" not in r.stdout
+    doc = json.loads(ok(db, "sheet", "--date", "vrijdag", "--json").stdout)
+    assert doc["session"]["name"] == "De Kroon" and doc["session"]["date"] == friday.isoformat()
+    # a date where a session id is asked picks that evening too
+    assert json.loads(ok(db, "sheet", "--session", "vorige vrijdag", "--json").stdout) == doc
+    assert "#1 samen 8 jan+piet 9" in ok(db, "explain", "1", "--date", "friday").stdout
+    assert "De Kroon" in ok(db, "settle", "--date", friday.strftime("%d-%m-%Y")).stdout
 
 
-def test_no_session_that_day_or_several(tmp_path):
-    def check(folder, today):
-        db, friday = evenings(folder, today)
-        msg = error(db, "sheet", "--date", (friday - dt.timedelta(days=3)).isoformat())
-        assert "no session on" in msg and "De Kroon" not in msg and friday.isoformat() in msg  # the latest are named
-        ok(db, "session", "start", "--players", "an,bob,cas,dirk", "--name", "Tafel 2", "--date", "friday")
-        ok(db, "session", "end")
-        msg = error(db, "sheet", "--date", "friday")
-        assert "2 sessions on" in msg and "Tafel 2" in msg and "De Kroon" in msg and "--session" in msg
-        assert "not both" in error(db, "sheet", "--date", "friday", "--session", "1")
-
-    on_one_day(tmp_path, check)
+def test_no_session_that_day_or_several(tmp_path, today):
+    db, friday = evenings(tmp_path, today)
+    msg = error(db, "sheet", "--date", (friday - dt.timedelta(days=2)).isoformat())  # a day with no session
+    assert "no session on" in msg and "De Kroon" not in msg and friday.isoformat() in msg  # the latest are named
+    ok(db, "session", "start", "--players", "an,bob,cas,dirk", "--name", "Tafel 2", "--date", "friday")
+    ok(db, "session", "end")
+    msg = error(db, "sheet", "--date", "friday")
+    assert "2 sessions on" in msg and "Tafel 2" in msg and "De Kroon" in msg and "--session" in msg
+    assert "not both" in error(db, "sheet", "--date", "friday", "--session", "1")
 
 
-def test_session_files_and_play_take_the_same_dates(tmp_path):
-    def check(folder, today):
-        db = folder / "w.db"
-        folder.mkdir(parents=True, exist_ok=True)
-        f = folder / "avond.txt"
-        f.write_text('session "Café De Kroon" 27/11/2026\nplayers jan piet mieke lotte\nsamen 8 jan+piet 9\n',
-                     encoding="utf-8")
-        d = json.loads(ok(db, "replay", str(f), "--json").stdout)["session"]
-        assert (d["name"], d["date"]) == ("Café De Kroon", "2026-11-27")
-        r = run(db, "play", input='session "Thuis" vorige vrijdag\nplayers jan piet mieke lotte\nquit\n')
-        assert r.returncode == 0, r.stderr
-        d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
-        assert (d["name"], d["date"]) == ("Thuis", last(4, today).isoformat())
-        ok(db, "session", "end")
-        r = run(db, "play", input='session De Kroon Vrijdagavond\nplayers jan piet mieke lotte\nquit\n')
-        d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
-        assert (d["name"], d["date"]) == ("De Kroon Vrijdagavond", today.isoformat())  # no date word: a name
-
-    on_one_day(tmp_path, check)
+def test_session_files_and_play_take_the_same_dates(tmp_path, today):
+    db = tmp_path / "w.db"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    f = tmp_path / "avond.txt"
+    f.write_text('session "Café De Kroon" 27/11/2026\nplayers jan piet mieke lotte\nsamen 8 jan+piet 9\n',
+                 encoding="utf-8")
+    d = json.loads(ok(db, "replay", str(f), "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("Café De Kroon", "2026-11-27")
+    r = run(db, "play", input='session "Thuis" vorige vrijdag\nplayers jan piet mieke lotte\nquit\n')
+    assert r.returncode == 0, r.stderr
+    d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("Thuis", last(4, today).isoformat())
+    ok(db, "session", "end")
+    r = run(db, "play", input='session De Kroon Vrijdagavond\nplayers jan piet mieke lotte\nquit\n')
+    d = json.loads(ok(db, "sheet", "--json").stdout)["session"]
+    assert (d["name"], d["date"]) == ("De Kroon Vrijdagavond", today.isoformat())  # no date word: a name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import os
 from typing import Any
 
@@ -21,9 +20,10 @@ FORMATS = ("table", "csv", "json", "markdown", "html")
 
 
 def _range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    from ..core import dates
     from ..core.dates import parse_when
 
-    today = datetime.date.today()
+    today = dates.today()
     lo = parse_when(since, today).isoformat() if since else None
     hi = parse_when(until, today).isoformat() if until else None
     if lo and hi and lo > hi:
@@ -67,6 +67,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         wiezen standings --competition kampioenschap.toml --honours
         wiezen standings --competition gesves.toml --night 2026-11-27 --format html > night.html
     """
+    from ..core import dates
     if competition is None and (night or honours):
         raise WiezenError(_("{option} goes with --competition FILE").format(option="--night" if night else "--honours"))
     if competition is not None:
@@ -96,7 +97,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     output.emit(HEADERS, standings_rows(items), standings_json(items),
                 text=lambda: standings_text(items, series, period) if items else empty,
                 markdown=lambda: standings_text(items, series, period, markdown=True) if items else empty,
-                html=lambda: standings_html(items, series, period, title, datetime.date.today().isoformat()))
+                html=lambda: standings_html(items, series, period, title, dates.today().isoformat()))
 
 
 # ---------------------------------------------------------------------------------------------- export/import

@@ -228,7 +228,7 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
 
     A date picks the session played that day; several that day is an error that lists them.
     """
-    import datetime
+    from ..core import dates
 
     from ..core.dates import day_text, parse_when
 
@@ -238,7 +238,7 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
         ref, date = None, ref
     if date is None:
         return led.session(ref)
-    day = parse_when(date, datetime.date.today()).isoformat()
+    day = parse_when(date, dates.today()).isoformat()
     found = led.sessions(day, day)
     when = day_text(day)
     if not found:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +29,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
                           with_honours: bool) -> None:
     """`standings --competition FILE`: the competition's ranking (of the season, or of one --night) in the
     chosen output format, with its rules in words and (--honours) the honours."""
+    from ..core import dates
     from .. import ledger
     from ..core.competition import honours, in_words, rank
     from ..ledger import competition as lc
@@ -39,7 +39,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     if night is not None:
         from ..core.dates import parse_when
 
-        day = parse_when(night, datetime.date.today()).isoformat()
+        day = parse_when(night, dates.today()).isoformat()
     rows: list[Any] = []
     hon: dict[str, Any] | None = None
     db = ledger.existing_db_path(_db(ctx))
@@ -69,7 +69,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
                 text=lambda: competition_text(heading, ranking, hon, words, unit, tb),
                 markdown=lambda: competition_text(heading, ranking, hon, words, unit, tb, markdown=True),
                 html=lambda: competition_html(heading, c.description, ranking, hon, words, unit, tb, day,
-                                              datetime.date.today().isoformat()))
+                                              dates.today().isoformat()))
 
 
 # ------------------------------------------------------------------------------------------------- seating
@@ -106,6 +106,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
         wiezen seating --competition gesves.toml --round 2
         wiezen seating --competition gesves.toml --final --json
     """
+    from ..core import dates
     from ..core import seating as st
     from ..core.competition import rank
     from ..core.dates import parse_when
@@ -120,7 +121,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     if given is not None:
         st.check_players(given)
     c = load_competition(comp_path) if comp_path else None
-    day = parse_when(night, datetime.date.today()).isoformat() if night else None
+    day = parse_when(night, dates.today()).isoformat() if night else None
     doc: dict[str, Any] = {"round": round_}
     standing: list[str] = []
     winners: list[str] = []

@@ -198,6 +198,7 @@ class Table:
                     title=item.reason.strip()))
 
     def header(self, item: Any, s: Any) -> None:
+        from ..core import dates
         from ..core.dates import parse_when
         from .common import rules_from_spec
 
@@ -211,9 +212,8 @@ class Table:
                 message=msg))
         if item.key == "session":
             self.name = item.name or self.name
-            import datetime
 
-            self.date = parse_when(item.date, datetime.date.today()).isoformat() if item.date else self.date
+            self.date = parse_when(item.date, dates.today()).isoformat() if item.date else self.date
             self.echo(_("the next session: {what}").format(what=", ".join(x for x in (self.name, self.date) if x) or _("no name")))
             return
         if item.key == "tag":

@@ -28,11 +28,11 @@ def _interactive() -> bool:
 
 
 def _when(text: str | None) -> str | None:
-    import datetime
 
+    from ..core import dates
     from ..core.dates import parse_when
 
-    return parse_when(text, datetime.date.today()).isoformat() if text is not None else None
+    return parse_when(text, dates.today()).isoformat() if text is not None else None
 
 
 @click.group()
@@ -70,6 +70,7 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
         wiezen precedent add "Troel met vier azen" --ruling "The fourth ace leads" --tag troel
         wiezen precedent add Renonce in troef --ruling "Penalty, the deal counts" --deal 3 --player jan
     """
+    from ..core import dates
     from .. import ledger
     from ..ledger import precedents as P
 
@@ -83,9 +84,8 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
             if session_id is not None or entry_no is not None:
                 day = led.session(session_id).date
             else:
-                import datetime
 
-                day = datetime.date.today().isoformat()
+                day = dates.today().isoformat()
         pid = P.add(led, text, rul, date=day, tags=tags, session_id=session_id, entry_no=entry_no, players=players)
         p = P.get(led, pid)
     if as_json:

@@ -64,8 +64,8 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
         wiezen session start --players an,bert,carla,dirk --tag gesves-2026 --round 2 --table 1
     """
+    from ..core import dates
     from .. import ledger
-    import datetime
 
     from ..core.dates import parse_when
     from .common import new_ledger_note, rules_from_spec
@@ -83,7 +83,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         check_number(round_, "--round")
     if table_ is not None:
         check_number(table_, "--table")
-    day = parse_when(date_, datetime.date.today()).isoformat() if date_ else ""
+    day = parse_when(date_, dates.today()).isoformat() if date_ else ""
     with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
         s = led.begin(names, rules, text, dealer, name, day, plan=plan.text if plan else None,

@@ -100,12 +100,12 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
         wiezen sessions --since last-week
         wiezen sessions --csv > sessions.csv
     """
-    import datetime
+    from ..core import dates
 
     from .. import ledger
     from ..core.dates import parse_when
 
-    today = datetime.date.today()
+    today = dates.today()
     lo = parse_when(since, today).isoformat() if since is not None else None
     hi = parse_when(until, today).isoformat() if until is not None else None
     path = ledger.existing_db_path(_db(ctx))
@@ -164,7 +164,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
         wiezen replay --keep-open avond.txt && wiezen deal samen 8 jan+piet 9
         wiezen replay --full seizoen.txt
     """
-    import datetime
+    from ..core import dates
 
     from .. import ledger
     from ..ledger.documents import sheet_doc
@@ -189,7 +189,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
                     sid, recorded = led.replay(
                         text,
                         lambda spec: rules_from_spec(spec, led.rules_text),
-                        datetime.date.today().isoformat(),
+                        dates.today().isoformat(),
                         default_name=name,
                         keep_open=keep_open,
                         progress=bar.update,

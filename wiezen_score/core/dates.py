@@ -47,6 +47,12 @@ _MONTHS = (
 _DUTCH_DAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
 
 
+def today() -> datetime.date:
+    """Today: the one clock that every date word (today, yesterday, friday, last-week ...) and every default date
+    is read against. Call it as ``dates.today()`` (looked up when called), so that a test can fix the day."""
+    return datetime.date.today()
+
+
 def _days_in_month(year: int, month: int) -> int:
     if month == 12:
         return 31

@@ -296,13 +296,13 @@ class Ledger:
         Records a precedent listing what changed (old and new values); returns its id, or None when the
         house rules are new or only their comments changed.
         """
+        from ..core import dates
         if old is None:
             return None
-        import datetime
 
         from .precedents import rules_changed
 
-        return rules_changed(self, name, old, new, reason, datetime.date.today().isoformat())
+        return rules_changed(self, name, old, new, reason, dates.today().isoformat())
 
     # -- sessions -------------------------------------------------------------
     def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
@@ -970,12 +970,13 @@ def session_setup(
 ) -> tuple[list[str], int, str]:
     """A new session's names (checked), first dealer's seat and date (YYYY-MM-DD; any form `parse_when` reads,
     relative to ``today``; today when empty)."""
+    from ..core import dates
     from ..core.dates import parse_when
     from ..core.deal import resolve_player
 
     names = check_player_names(list(players))
     first = names.index(resolve_player(dealer, names)) if dealer else 0
-    today = today or Date.today()
+    today = today or dates.today()
     day = parse_when(date, today).isoformat() if date else today.isoformat()
     return names, first, day
 
