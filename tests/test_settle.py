@@ -158,14 +158,11 @@ def test_larger_random_cases_settle(values, rate):
         assert abs(p.cents - Fraction(p.amount) * rate) <= Fraction(1, 2)
 
 
-def test_sixteen_players_exact_and_fast():
-    import time
-
+def test_sixteen_players_exact():
+    """The largest table settled exactly (its time: benchmarks/settle.py, not a timed assertion here)."""
     values = [Fraction(3**i % 997 + 1) for i in range(EXACT_LIMIT - 1)]
     totals = zero_sum(values)
-    start = time.perf_counter()
     pays = settle(totals)
-    assert time.perf_counter() - start < 2
     check_settles(totals, pays)
 
 
