@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sheet": ("sheet", "sheet", N_("Show the scoresheet with running totals.")),
     "explain": ("sheet", "explain", N_("Explain how entry N was scored.")),
     "sessions": ("sheet", "sessions", N_("List the sessions, newest first.")),
+    "deals": ("deals", "deals", N_("Every recorded deal across sessions, by player, contract and dates.")),
     "replay": ("sheet", "replay", N_("Record a whole session file and print its sheet.")),
     "db": ("sheet", "db", N_("Where the ledger lives; backups.")),
     "play": ("play", "play", N_("The scorer at the table: one line per deal, the sheet as it goes.")),
