@@ -118,3 +118,11 @@ def club_db(club_template: Path, tmp_path: Path) -> Iterator[Path]:
 def make_club(club_template: Path, tmp_path: Path) -> Callable[[str], Path]:
     """``make_club(name)``: a fresh copy of the three club evenings at tmp_path/name (the name shows in Datasette)."""
     return lambda name: copy_ledger(club_template, tmp_path / name)
+
+
+@pytest.fixture
+def season(ledger_template: Callable[[str, Callable[[Path, Path], object]], Path], tmp_path: Path) -> Path:
+    """The competition tests' hand-computed season (tests/_competition_helpers.py), a fresh copy per test."""
+    from _competition_helpers import season_ledger
+
+    return season_ledger(ledger_template, tmp_path)

@@ -46,10 +46,18 @@ def _range(since: str | None, until: str | None) -> tuple[str | None, str | None
               "placement, tie-breaks); see docs/competitions.md.")
 @click.option("--night", metavar="DATE", help="With --competition: one night's ranking across its tables and rounds.")
 @click.option("--honours", is_flag=True, help="With --competition: champion, rode lantaarn, miserie king, most "
-              "contracts made, each player's favourite partner and nemesis, the prize band.")
+              "contracts made, each player's favourite partner and nemesis, the prize band, each night's winner "
+              "and each period's champion.")
+@click.option("--after-night", "after_night", type=click.IntRange(1, 10_000), metavar="N",
+              help="With --competition: the ranking as it stood after its first N nights (--until DATE: after a date).")
+@click.option("--period", metavar="NAME", help="With --competition: rank one of its [[period]]s (a month ...).")
+@click.option("--nights", "grid", is_flag=True, help="With --competition: a grid, one row a player and one column "
+              "a night, his score that night (a night that does not count in brackets).")
+@click.option("--teams", is_flag=True, help="With --competition: rank its [teams] by their members' scores.")
 @click.pass_context
 def standings(ctx: click.Context, since: str | None, until: str | None, output: Any, title: str | None,
-              competition: str | None, night: str | None, honours: bool) -> None:
+              competition: str | None, night: str | None, honours: bool, after_night: int | None,
+              period: str | None, grid: bool, teams: bool) -> None:
     """The season's standings: per player over the sessions in range, best first.
 
     Points, evenings played, deals played (a player who sat out a deal did not play it), contracts taken
@@ -66,17 +74,25 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         wiezen standings --format html --title "Café De Kroon, season 2026-27" > standings.html
         wiezen standings --competition kampioenschap.toml --honours
         wiezen standings --competition gesves.toml --night 2026-11-27 --format html > night.html
+        wiezen standings --competition kampioenschap.toml --nights
+        wiezen standings --competition kampioenschap.toml --period november --until 2026-11-27
     """
     from ..core import dates
-    if competition is None and (night or honours):
-        raise WiezenError(_("{option} goes with --competition FILE").format(option="--night" if night else "--honours"))
+    if competition is None:
+        given = [o for o, on in (("--night", night), ("--honours", honours), ("--after-night", after_night),
+                                 ("--period", period), ("--nights", grid), ("--teams", teams)) if on]
+        if given:
+            raise WiezenError(_("{option} goes with --competition FILE").format(option=given[0]))
     if competition is not None:
-        if since or until:
-            raise WiezenError(_("--since and --until do not go with --competition: the competition file says which "
-                                "sessions count (since, until, tag); --night DATE ranks one night"))
+        if since:
+            raise WiezenError(_("--since does not go with --competition: the competition file says which sessions "
+                                "count (since, until, tag, [[period]]); --until DATE or --after-night N shows the "
+                                "ranking as it stood then, --night DATE ranks one night"))
+        if until and after_night:
+            raise WiezenError(_("give --until or --after-night, not both"))
         from .competition import competition_standings
 
-        competition_standings(ctx, competition, output, title, night, honours)
+        competition_standings(ctx, competition, output, title, night, honours, until, after_night, period, grid, teams)
         return
     from .. import ledger
     from ..ledger import standings as club_standings

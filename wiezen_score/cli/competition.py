@@ -26,50 +26,122 @@ def load_competition(path: str) -> Competition:
 
 
 def competition_standings(ctx: click.Context, path: str, output: Output, title: str | None, night: str | None,
-                          with_honours: bool) -> None:
-    """`standings --competition FILE`: the competition's ranking (of the season, or of one --night) in the
-    chosen output format, with its rules in words and (--honours) the honours."""
-    from ..core import dates
+                          with_honours: bool, until: str | None = None, after_night: int | None = None,
+                          period: str | None = None, grid: bool = False, teams: bool = False) -> None:
+    """`standings --competition FILE`: the competition's ranking (of the season, or of one --night, or of one
+    --period, or as it stood --until a date or --after-night N) in the chosen output format, each player's movement
+    since the night before, with its rules in words and (--honours) the honours; --nights the grid of player x
+    night, --teams the team ranking."""
     from .. import ledger
-    from ..core.competition import honours, in_words, rank
+    from ..core import dates
+    from ..core.competition import in_words, tiebreak_sentence
+    from ..core.dates import parse_when
+    from ..core.ranking import honours, nights_of, rank, with_movement
     from ..ledger import competition as lc
 
     c = load_competition(path)
-    day = None
-    if night is not None:
-        from ..core.dates import parse_when
-
-        day = parse_when(night, dates.today()).isoformat()
+    for warning in c.warnings:
+        click.echo(_("Warning: {message}").format(message=warning), err=True)
+    if night is not None and (until or after_night or period or grid or teams):
+        raise WiezenError(_("--night ranks one night: it does not go with --until, --after-night, --period, --nights "
+                            "or --teams"))
+    season = c
+    if period is not None:
+        p = c.period(period)
+        c = replace(c, since=max(filter(None, (c.since, p.since)), default=None),
+                    until=min(filter(None, (c.until, p.until)), default=None))
+    if until is not None:
+        day_until = parse_when(until, dates.today()).isoformat()
+        c = replace(c, until=min(filter(None, (c.until, day_until))))
+    day = parse_when(night, dates.today()).isoformat() if night is not None else None
     rows: list[Any] = []
     hon: dict[str, Any] | None = None
     db = ledger.existing_db_path(_db(ctx))
     per = "table" if day else "evening"
     comp = replace(c, best=None) if day else c
+    mis: dict[str, int] = {}
+    partners: list[Any] = []
+    opponents: list[Any] = []
+    all_rows: list[Any] = []
     if db is not None:
         with ledger.open_ledger(db, readonly=True) as led:
             rows = lc.table_rows(led.conn, c, day)
-            ranking = rank(comp, rows, per)
+            if after_night is not None:
+                shown = set(nights_of(rows)[:after_night])
+                rows = [r for r in rows if r.date in shown]
+                c = replace(c, until=max(shown, default=c.until))
             if with_honours:
                 mis, partners, opponents = lc.honours_figures(led.conn, replace(c, since=day or c.since,
                                                                                 until=day or c.until))
-                hon = honours(comp, ranking, mis, partners, opponents)
-    else:
-        ranking = rank(comp, [], per)
-        if with_honours:
-            hon = honours(comp, ranking, {}, [], [])
+                if season.periods and period is None:
+                    all_rows = lc.table_rows(led.conn, season)
+    scaled: dict[str, int] = {}
+    ranking = rank(comp, rows, per) if day else with_movement(comp, rows, scaled)
+    if with_honours:
+        hon = honours(comp, ranking, mis, partners, opponents)
+        if all_rows:
+            hon["periods"] = [{"period": p.name, "champion": [d["player"] for d in rank(replace(season, since=p.since,
+                               until=p.until), [r for r in all_rows if (not p.since or r.date >= p.since)
+                                                and (not p.until or r.date <= p.until)]) if d["rank"] == 1]}
+                              for p in season.periods]  # fmt: skip
+    name = f"{season.name}: {period}" if period else season.name
+    if teams:
+        _emit_teams(output, c, name, ranking, scaled)
+        return
+    if grid:
+        _emit_grid(output, name, ranking)
+        return
     words = in_words(c)
     if day:
         words = [_("One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
-                   "rounds add up (best N and the minimums are for the season).").format(day=day)] + words[1:2] + words[4:]
-    heading = title or (f"{c.name}, {day}" if day else c.name)
+                   "rounds add up (best N and the minimums are for the season).").format(day=day), words[1],
+                 tiebreak_sentence(c)]
+    heading = title or (f"{name}, {day}" if day else name)
     unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
-    headers, rows = competition_rows(ranking, unit, tb)
-    output.emit(headers, rows, competition_doc(c.name, day, words, ranking, hon),
+    headers, table_rows = competition_rows(ranking, unit, tb)
+    output.emit(headers, table_rows, competition_doc(name, day, words, ranking, hon),
                 text=lambda: competition_text(heading, ranking, hon, words, unit, tb),
                 markdown=lambda: competition_text(heading, ranking, hon, words, unit, tb, markdown=True),
                 html=lambda: competition_html(heading, c.description, ranking, hon, words, unit, tb, day,
                                               dates.today().isoformat()))
+
+
+def _emit_teams(output: Output, c: Competition, name: str, ranking: list[dict[str, Any]], scaled: dict[str, int]) -> None:
+    """`standings --competition FILE --teams`: the teams of [teams] by their members' scores."""
+    from ..core.numbers import decimal
+    from ..core.ranking import team_ranking
+
+    if not c.teams:
+        raise WiezenError(_('competition \'{name}\' has no teams: add a [teams] table, e.g. [teams] "De Kroon" = '
+                            '["an", "bert", "carla"]').format(name=c.name))
+    ranked = team_ranking(c, ranking, scaled)
+    rows = [[t["rank"], t["team"], decimal(t["score"]), ", ".join(f"{m['player']} {decimal(m['score'])}" for m in t["members"])]
+            for t in ranked]
+    csv_rows = [[t["rank"], t["team"], t["score"], " ".join(m["player"] for m in t["members"])] for t in ranked]
+    output.emit(["#", N_("team"), N_("score"), N_("members")], rows, {"competition": name, "teams": ranked},
+                csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows)
+
+
+def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None:
+    """`standings --competition FILE --nights`: player x night, a night that does not count in brackets."""
+    from ..core.dates import day_text
+    from ..core.numbers import decimal
+    from ..core.ranking import nights_grid
+
+    grid = nights_grid(ranking)
+
+    def cell(score: Any, counted: bool) -> str:
+        if score is None:
+            return "-"
+        return decimal(score) if counted else f"({decimal(score)})"
+
+    rows = [[d["rank"] if d["rank"] is not None else "", d["player"],
+             *(cell(s, k) for s, k in zip(d["scores"], d["counted"]))] for d in grid["players"]]
+    csv_rows = [[d["rank"] if d["rank"] is not None else "", d["player"], *("" if s is None else s for s in d["scores"]),
+                 " ".join(n for n, k in zip(grid["nights"], d["counted"]) if k)] for d in grid["players"]]
+    output.emit(["#", N_("player"), *(day_text(n) for n in grid["nights"])], rows, {"competition": name, **grid},
+                csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows)
 
 
 # ------------------------------------------------------------------------------------------------- seating
@@ -108,7 +180,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     """
     from ..core import dates
     from ..core import seating as st
-    from ..core.competition import rank
+    from ..core.ranking import rank
     from ..core.dates import parse_when
 
     if not final and round_ is None:

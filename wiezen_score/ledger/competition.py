@@ -1,13 +1,14 @@
 """A competition's figures from the ledger: one row per seat of the sessions it counts, and the honours' pairs.
 
-The rows come from the per-evening cache ``player_evenings``; the ranking itself is core/competition.py."""
+The rows come from the per-evening cache ``player_evenings``; the ranking itself is core/ranking.py."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Any
 
-from ..core.competition import Competition, PairRow, TableRow
+from ..core.competition import Competition
+from ..core.ranking import PairRow, TableRow
 from ..core.errors import WiezenError
 
 

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.numbers import decimal, signed_decimal
+from ..core.dates import date_text
 from ..core.i18n import _
+from ..core.numbers import decimal, signed_decimal
+
+
+def movement(d: dict[str, Any]) -> str:
+    """A player's movement since the night before, as the table shows it: +2, -1, =, new (or nothing)."""
+    m = d.get("movement")
+    if m is None:
+        return ""
+    return _("new") if m == "new" else str(m)
 
 
 def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
@@ -31,6 +40,11 @@ def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
             players=", ".join(f"{d['rank']}. {d['player']}" for d in pz["players"]) or _("nobody ranked yet"),
         )
         lines.append(prize)
+    for n in hon.get("nights", []):
+        lines.append(_("Night of {night}: won by {players} ({score})").format(
+            night=date_text(n["night"]), players=names(n["players"]), score=decimal(n["score"])))
+    for per in hon.get("periods", []):
+        lines.append(_("Period {period}: champion {players}").format(period=per["period"], players=names(per["champion"])))
     for p in hon["players"]:
         bits = [_("{n} miseries made").format(n=p["miseries"]),
                 _("{made} of {taken} contracts made").format(made=p["made"], taken=p["taken"])]
@@ -58,9 +72,11 @@ def competition_doc(name: str, day: str | None, words: list[str], ranking: list[
 
 def competition_rows(ranking: list[dict[str, Any]], unit: str, tb: list[str]) -> tuple[list[str], list[list[Any]]]:
     """The CSV headers and rows: one row per player, numbers as numbers."""
+    moves = any("movement" in d for d in ranking)
     headers = ["rank", "player", "score", unit, "counted", "tables", "wins", "points", "opponents",
-               *(f"tiebreak {t}" for t in tb), "unranked"]
-    return headers, [_row(d, unit, tb) for d in ranking]
+               *(f"tiebreak {t}" for t in tb), "unranked", *(("previous_rank", "movement") if moves else ())]
+    return headers, [_row(d, unit, tb) + ([d.get("previous_rank") if d.get("previous_rank") is not None else "",
+                                           d.get("movement") or ""] if moves else []) for d in ranking]
 
 
 def _row(d: dict[str, Any], unit: str, tb: list[str]) -> list[Any]:
@@ -80,12 +96,17 @@ def competition_html(heading: str, description: str, ranking: list[dict[str, Any
         for s in d["scores"]:
             total += s["score"]
             series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
-    hdr = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("wins"), _("points"), _("opponents"),
-           *(_("tiebreak {name}").format(name=t) for t in tb), _("unranked")]
+    moves = any("movement" in d for d in ranking)
+    hdr = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"),
+           _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb),
+           _("unranked")]
     sections = [(_("How this competition ranks"), words)]
     if hon is not None:
         sections.append((_("Honours"), _honours_lines(hon)))
-    return html_page(heading, hdr, [_row(d, unit, tb) for d in ranking], series,
+    rows = [_row(d, unit, tb) for d in ranking]
+    if moves:
+        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranking)]
+    return html_page(heading, hdr, rows, series,
                      subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
                      chart_heading=_("Score over the night") if day else _("Score over the season"),
                      sections=sections)  # fmt: skip
@@ -99,9 +120,11 @@ def competition_text(heading: str, ranking: list[dict[str, Any]], hon: dict[str,
     md = markdown
     ranked = [d for d in ranking if d["rank"] is not None]
     apart = [d for d in ranking if d["rank"] is None]
-    cols = ["#", _("player"), _("score"), _(unit), _("counted"), _("tables"), _("points"),
-            *(_("tie {name}").format(name=t) for t in tb), _("trend")]
-    body = [[d["rank"], _md(d["player"]) if md else d["player"], decimal(d["score"]), d[unit], d["counted"],
+    moves = any("movement" in d for d in ranking)
+    cols = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"), _("tables"),
+            _("points"), *(_("tie {name}").format(name=t) for t in tb), _("trend")]
+    body = [[d["rank"], *((movement(d),) if moves else ()), _md(d["player"]) if md else d["player"],
+             decimal(d["score"]), d[unit], d["counted"],
              d["tables"], decimal(d["points"]), *(decimal(d["tiebreak"][t]) for t in tb),
              sparkline([s["score"] for s in d["scores"]])] for d in ranked]  # fmt: skip
     out = [f"## {heading}\n" if md else heading]
