@@ -39,6 +39,52 @@ def test_optional_play_extra_and_windows_readline():
     assert {"datasette", "cogapp"} <= set(p["optional-dependencies"]["test"])
 
 
+LOWEST = ROOT / ".ci" / "lowest-constraints.txt"
+
+
+def lowest_pins() -> dict[str, str]:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in LOWEST.read_text(encoding="utf-8").splitlines():
+        line = line.partition("#")[0].strip()
+        if not line:
+            continue
+        req = Requirement(line)
+        specs = list(req.specifier)
+        assert len(specs) == 1 and specs[0].operator == "==" and not req.marker and not req.extras, line
+        name = canonicalize_name(req.name)
+        assert name not in pins, line
+        pins[name] = specs[0].version
+    return pins
+
+
+def test_the_lowest_constraints_pin_the_declared_lower_bounds():
+    """.ci/run runs the tests once more on the lowest versions declared: .ci/lowest-constraints.txt pins each
+    dependency's ">=" bound in pyproject.toml with "==", so that the versions tested and declared cannot drift."""
+    pytest.importorskip("packaging")
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    bounds, unbounded = {}, set()
+    for dep in project()["dependencies"]:
+        req = Requirement(dep)
+        lower = [s.version for s in req.specifier if s.operator == ">="]
+        assert len(lower) <= 1 and all(s.operator == ">=" for s in req.specifier), dep  # no upper bound, no pin
+        if lower:
+            bounds[canonicalize_name(req.name)] = lower[0]
+        else:
+            unbounded.add(canonicalize_name(req.name))
+    assert unbounded == {"pyreadline3"}  # Windows only: the lowest run (on Linux) could not install it
+    pins = lowest_pins()
+    assert pins.keys() == bounds.keys()
+    for name, version in pins.items():
+        assert version == bounds[name] and Version(version) == Version(bounds[name]), name  # written alike too
+    assert "-c .ci/lowest-constraints.txt" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
 def test_readme_first_command_makes_a_virtual_environment():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     first = readme.split("```sh\n", 1)[1].splitlines()[0]
@@ -73,5 +119,6 @@ def test_sdist_carries_examples_tests_and_docs(tmp_path):
         wanted = _tracked(folder)
         assert wanted, folder
         assert wanted <= members, sorted(wanted - members)
-    assert {"README.md", "pyproject.toml", "docs/cli.md", "docs/json.md", "tests/data/ledger-schema1.db"} <= members
+    assert {"README.md", "pyproject.toml", "docs/cli.md", "docs/json.md", "tests/data/ledger-schema1.db",
+            ".ci/run", ".ci/lowest-constraints.txt"} <= members
     assert "wiezen_score/core/presets/whisthub.toml" in members

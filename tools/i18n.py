@@ -9,7 +9,8 @@
 The msgids come from three places: ``_()``, ``N_()`` and ``ngettext()`` in wiezen_score (extracted with babel,
 a development dependency); the help texts, found by walking the click command tree (paragraph by paragraph,
 and the upper-case words of metavars, as cli/dutch.py translates them when shown); and click's own messages
-(extracted from the installed click, whose ``_`` cli/dutch.py points at our catalogue in Dutch).
+(extracted from the installed click, which looks them up in the default text domain: bound to our catalogue in
+Dutch by core/i18n.py).
 
 This tool never rewrites or reorders the .po: two people edit it by hand (one adds near the top, one at the
 end). ``missing`` prints stubs to paste; ``compile`` reads the .po and writes only the .mo, deterministically
@@ -293,12 +294,12 @@ def _help_tree(found: dict[str, Message]) -> None:
 
 
 def click_files() -> list[Path]:
+    """click's modules that say something through gettext (looked up in the default text domain, which Dutch
+    binds to our catalogue: core/i18n.py)."""
     import click
 
-    from wiezen_score.cli.dutch import CLICK_MESSAGE_MODULES
-
     base = Path(click.__file__).parent
-    return [base / f"{m}.py" for m in CLICK_MESSAGE_MODULES if (base / f"{m}.py").exists()]
+    return [f for f in sorted(base.glob("*.py")) if "from gettext import" in f.read_text(encoding="utf-8")]
 
 
 def extract() -> dict[str, Message]:

@@ -1,8 +1,13 @@
-"""Click in Dutch: its own messages through our catalogue, and every help text and metavar translated when shown.
+"""Click in Dutch: every help text and metavar of ours translated when shown.
 
-Imported only when Dutch is chosen (cli/lang.py apply()). Help texts stay English in the code (they are the
-msgids); they are translated when they are shown, paragraph by paragraph (a ``\\b`` paragraph keeps its mark),
-so that ``tools/i18n.py`` can extract exactly the strings that are looked up here.
+click's own messages are gettext msgids that click looks up in the process's default text domain: speaking
+Dutch binds that domain to our catalogue (core/i18n.py), so nothing of click's is rebound for them. Our help
+texts are a different matter: click keeps a command's help as it was written (a docstring, a ``help=``), once
+per process, and a process may speak both languages (a test suite does). So they stay English in the code
+(they are the msgids) and are translated when they are shown, paragraph by paragraph (a ``\\b`` paragraph
+keeps its mark), so that ``tools/i18n.py`` can extract exactly the strings that are looked up here.
+
+Imported only when Dutch is chosen (cli/lang.py apply()).
 """
 
 from __future__ import annotations
@@ -13,18 +18,15 @@ from typing import Any
 
 from ..core import i18n
 
-#: click's modules that say something to a user through gettext's ``_``/``ngettext``, looked up as it is said
-CLICK_MODULES = ("core", "exceptions", "formatting", "types", "parser", "_parser", "termui", "shell_completion",
-                 "utils", "_termui_impl")
-#: ... and those whose words are help texts fixed once (decorators.py: the --help and --version options, made
-#: once and cached): not pointed at our catalogue, they stay English msgids and are translated when shown
-CLICK_MESSAGE_MODULES = (*CLICK_MODULES, "decorators")
+#: click's help texts made when an option is (decorators.py): ``--help`` is made when a command first runs
+#: and kept, so in the language of that moment; shown, they are taken back to the msgid first
+CLICK_OPTION_HELPS = ("Show this message and exit.", "Show the version and exit.", "Confirm the action without prompting.")
 
 _taught = False
 
 
 def teach_click() -> None:
-    """Point click's ``_``/``ngettext`` at core/i18n and translate help texts and metavars when they are shown.
+    """Translate help texts and metavars when they are shown (click's own messages need nothing: core/i18n.py).
 
     Done once per process, and only when Dutch is chosen; afterwards it follows the current language
     (core/i18n's ``_`` is the identity in English), so switching back costs nothing either.
@@ -33,25 +35,13 @@ def teach_click() -> None:
     if _taught:
         return
     _taught = True
-    import importlib
-    import sys
-
     import click
-
-    for name in CLICK_MODULES:
-        try:
-            mod = sys.modules.get(f"click.{name}") or importlib.import_module(f"click.{name}")
-        except ImportError:  # not in this version of click
-            continue
-        if hasattr(mod, "_"):
-            mod._ = i18n._  # type: ignore[attr-defined]
-        if hasattr(mod, "ngettext"):
-            mod.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
     _swap(click.Command, "format_help_text", ("help",))
     _swap(click.Command, "get_short_help_str", ("short_help", "help"))
     _swap(click.Command, "format_epilog", ("epilog",))
-    _swap(click.Option, "get_help_record", ("help",), clean=False)
+    _swap(click.Option, "get_help_record", ("help",), clean=False,
+          msgids={i18n._(m): m for m in CLICK_OPTION_HELPS})
     for cls in (click.Parameter, click.Argument):
         if "make_metavar" in vars(cls):
             _metavar(cls)
@@ -102,21 +92,24 @@ def translate_metavar(metavar: str) -> str:
     return METAVAR_WORD.sub(lambda m: i18n._(m.group()), metavar)
 
 
-def _swap(cls: type, method: str, attrs: tuple[str, ...], clean: bool = True) -> None:
+def _swap(cls: type, method: str, attrs: tuple[str, ...], clean: bool = True,
+          msgids: dict[str, str] | None = None) -> None:
     """Wrap ``cls.method`` so that it runs with the translated texts in ``attrs`` (put back afterwards).
 
     ``clean``: the texts are cleaned first as click shows them (a command's help is kept as written; an
-    option's help is cleaned when the option is made)."""
+    option's help is cleaned when the option is made). ``msgids``: texts that click made in Dutch, each with
+    its msgid (shown in English as the msgid)."""
     original: Callable[..., Any] = getattr(cls, method)
 
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not i18n.dutch():
-            return original(self, *args, **kwargs)
         saved = {a: getattr(self, a, None) for a in attrs}
+        if not i18n.dutch() and not (msgids and any(v in msgids for v in saved.values() if isinstance(v, str))):
+            return original(self, *args, **kwargs)
         try:
             for a, value in saved.items():
                 if isinstance(value, str) and value:
-                    setattr(self, a, translate_help((command_help(value) or "") if clean else value))
+                    text = msgids.get(value, value) if msgids else value
+                    setattr(self, a, translate_help((command_help(text) or "") if clean else text))
             return original(self, *args, **kwargs)
         finally:
             for a, value in saved.items():

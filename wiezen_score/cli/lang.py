@@ -2,8 +2,9 @@
 
 ``--lang``, ``$WIEZEN_LANG`` and the locale are weighed by core/i18n.choose().
 
-Nothing here costs anything in English: the catalogue is loaded, and click taught Dutch (cli/dutch.py),
-only when Dutch is chosen.
+Nothing here costs anything in English: the catalogue is loaded (gettext's default text domain bound to it,
+for click's own messages: core/i18n.py), and our help texts translated when shown (cli/dutch.py), only when
+Dutch is chosen.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def pick(args: Sequence[str], environ: Mapping[str, str] | None = None) -> tuple
 
 
 def apply(lang: str) -> None:
-    """Speak ``lang`` from now on; in Dutch, click speaks it too."""
+    """Speak ``lang`` from now on; in Dutch, click speaks it too (its messages through gettext's default text
+    domain, set by core/i18n; our help texts through cli/dutch.py)."""
     i18n.set_language(lang)
     if lang != "en":
         from .dutch import teach_click  # only in Dutch: English imports nothing more

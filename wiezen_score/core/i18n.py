@@ -8,10 +8,19 @@ nothing is loaded at all, so start-up costs nothing.
 
 The language is chosen once per command by the command line (:func:`choose`): ``--lang``, else
 ``$WIEZEN_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG`` starting with ``nl``), else English.
+
+click's own messages ("Usage:", "Error: Missing argument ...") are gettext msgids too: click's modules call
+:func:`gettext.gettext`, which looks them up in the process's default text domain, in the language of
+``$LANGUAGE`` (then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), at every call. So speaking Dutch also binds the
+default text domain to this catalogue (``gettext.bindtextdomain``/``textdomain``: the one .mo file, read once,
+holds click's msgids as well) and sets ``$LANGUAGE`` to ``nl`` (the variable that gettext puts before the locale,
+for a language chosen apart from it: ``--lang nl`` wins over ``LANG=en_GB.UTF-8``); going back to English puts
+back the previous domain and ``$LANGUAGE``.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -20,8 +29,13 @@ if TYPE_CHECKING:  # pragma: no cover
 LANGUAGES = ("en", "nl")
 DOMAIN = "wiezen"
 
+#: the folder of the catalogues (``nl/LC_MESSAGES/wiezen.mo`` in it), package data
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
+
 _language = "en"
 _catalog: GNUTranslations | None = None
+#: while Dutch is spoken: gettext's default text domain and ``$LANGUAGE`` as they were before (put back in English)
+_before_dutch: tuple[str, str | None] | None = None
 
 
 def choose(option: str | None, environ: Mapping[str, str]) -> str:
@@ -48,6 +62,34 @@ def set_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(lang)
     _language = lang
+    _default_domain(lang)
+
+
+def _default_domain(lang: str) -> None:
+    """Point gettext's default text domain (click's messages) at the catalogue of ``lang``, or give it back.
+
+    English changes nothing (and loads nothing) unless Dutch was spoken before in this process."""
+    global _before_dutch
+    if lang == "nl" and _before_dutch is None:
+        import gettext
+
+        if not os.path.isfile(_mo_path()):  # pragma: no cover - a zipped install: click stays English
+            return
+        _translations()
+        _before_dutch = (gettext.textdomain(), os.environ.get("LANGUAGE"))
+        gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
+        gettext.textdomain(DOMAIN)
+        os.environ["LANGUAGE"] = lang
+    elif lang == "en" and _before_dutch is not None:
+        import gettext
+
+        domain, language_variable = _before_dutch
+        _before_dutch = None
+        gettext.textdomain(domain)
+        if language_variable is None:
+            os.environ.pop("LANGUAGE", None)
+        else:
+            os.environ["LANGUAGE"] = language_variable
 
 
 def language() -> str:
@@ -62,20 +104,22 @@ def _translations() -> GNUTranslations:
     global _catalog
     if _catalog is None:
         import gettext
-        import io
-        import os
 
-        name = f"locale/nl/LC_MESSAGES/{DOMAIN}.mo"
-        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), *name.split("/"))
-        if os.path.isfile(path):  # installed as files: no importlib.resources (it costs more than the catalogue)
-            with open(path, "rb") as f:
-                data = f.read()
+        if os.path.isfile(_mo_path()):  # installed as files: no importlib.resources (it costs more than the catalogue)
+            # gettext's own cache keeps it: click's lookups in the default domain (bound to it) find it there
+            _catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=["nl"])
         else:  # pragma: no cover - a zipped install
+            import io
             from importlib.resources import files
 
-            data = files("wiezen_score").joinpath(name).read_bytes()
-        _catalog = gettext.GNUTranslations(io.BytesIO(data))
+            data = files("wiezen_score").joinpath(f"locale/nl/LC_MESSAGES/{DOMAIN}.mo").read_bytes()
+            _catalog = gettext.GNUTranslations(io.BytesIO(data))
+    assert _catalog is not None
     return _catalog
+
+
+def _mo_path() -> str:
+    return os.path.join(LOCALE_DIR, "nl", "LC_MESSAGES", f"{DOMAIN}.mo")
 
 
 def _(message: str) -> str:
