@@ -208,6 +208,24 @@ def test_every_preset_description_is_in_the_catalogue():
     assert sorted(load_preset(p).description for p in PRESETS) == sorted(PRESET_DESCRIPTIONS)
 
 
+def test_every_preset_comment_is_in_the_catalogue_and_shown_in_dutch(tmp_path):
+    from wiezen_score.core.presets import PRESET_COMMENTS, preset_text
+    from wiezen_score.core.rules import PRESETS
+
+    found = set()
+    for p in PRESETS:
+        for line in preset_text(p).splitlines():
+            code, sep, comment = line.partition("# ")
+            if sep and code.count('"') % 2 == 0:
+                found.add(comment.strip())
+    assert found == set(PRESET_COMMENTS)
+    r = wz(tmp_path / "w.db", "--lang", "nl", "rules", "show", "rupelstreek")
+    assert "# strafpunten: de overtreder betaalt dit aan elke andere speler van het spel" in r.stdout
+    assert '# "same" (dezelfde) of "next" (de volgende)' in r.stdout and "the offender" not in r.stdout
+    english = wz(tmp_path / "w.db", "rules", "show", "rupelstreek").stdout
+    assert "# strafpunten: the offender pays this" in english
+
+
 def test_explain_and_the_live_page_name_a_penalty_in_dutch(db, nl):
     from wiezen_score.ledger.documents import explain_doc
     from wiezen_score.views.explain import render_explain

@@ -172,11 +172,13 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
         return
     if not all_words:
         echo(_("(no precedent has all the words; these have some of them)"))
+    from ..core.dates import date_text
+
     colour = _colour()
     for h in hits:
         p = h.precedent
         src = _source(p)
-        head = f"{p.id}  {p.date}  {highlight(h.title, colour)}"
+        head = f"{p.id}  {date_text(p.date)}  {highlight(h.title, colour)}"
         if p.tags:
             head += f"  [{highlight(h.tags, colour)}]"
         if src:

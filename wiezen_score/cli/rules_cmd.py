@@ -79,7 +79,9 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
         echo_json(load_toml(text, name))
     else:
-        echo(text, nl=not text.endswith("\n"))
+        from ..core.presets import comments_shown
+
+        echo(comments_shown(text), nl=not text.endswith("\n"))
 
 
 @rules.command()
