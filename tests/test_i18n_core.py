@@ -124,7 +124,7 @@ def test_sitting_out_in_dutch(nl):
     five = [*PLAYERS, "rene"]
     with pytest.raises(WiezenError) as e:
         apply(EntryInput("deal", "samen 8 jan+piet 9"), r, five, TableState(0, 1))
-    assert str(e.value) == "jan zit dit spel uit (jan deelt; spelen: piet, mieke, lotte, rene)"
+    assert str(e.value) == "jan zit dit spel uit (jan deelt; spelen mee: piet, mieke, lotte, rene)"
 
 
 def test_sitting_out_in_english_is_unchanged():
