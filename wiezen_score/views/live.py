@@ -301,7 +301,7 @@ button.word { background: #242a31; }
 button.player { border-color: #6b5609; }
 button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-color: var(--accent); }
 .actions { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-top: 0.6rem; }
-.msg { min-height: 1.4em; margin: 0.5rem 0 0; }
+.msg { min-height: 1.4em; margin: 0.5rem 0 0; white-space: pre-line; }
 .msg.bad { color: var(--neg); }
 .msg.good { color: var(--pos); }
 @media print {
@@ -355,28 +355,33 @@ SCRIPT = """
     }
     if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); ev.preventDefault(); return; }
     if (k === "clear") { line.value = ""; ev.preventDefault(); return; }
-    if (b.name === "action") {
-      ev.preventDefault();
-      if (b.value === "undo" && !window.confirm("Void the last entry that counts?")) return;
-      send(b.value);
-    }
+    if (b.name === "action") { ev.preventDefault(); send(b.value); }
   });
   scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
-  function send(action) {
-    var body = new URLSearchParams();
+  function send(action, expect) {
+    var body = new URLSearchParams(), again = null;
     body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
+    if (expect !== undefined) { body.set("confirm", "1"); body.set("expect", String(expect)); }
     var buttons = scorer.querySelectorAll("button[name=action]");
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     msg.className = "msg"; msg.textContent = "…";
     fetch(scorer.getAttribute("action"), {method: "POST", body: body, headers: {"Accept": "application/json"}})
       .then(function (r) { return r.json(); })
       .then(function (d) {
-        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
         if (d.nonce) nonce.value = d.nonce;
+        if (d.question) {  // undo, amend, end: the same line again with the yes
+          if (window.confirm(d.question)) again = d.expect;
+          else { msg.textContent = d.declined; msg.className = "msg"; }
+          return;
+        }
+        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
         if (d.ok) line.value = "";
       })
       .catch(function () { msg.textContent = "No answer: check the sheet before trying again."; msg.className = "msg bad"; })
-      .then(function () { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false; });
+      .then(function () {
+        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
+        if (again !== null) send(action, again);
+      });
   }
 })();
 """
@@ -384,7 +389,7 @@ SCRIPT = """
 
 #: the words the script shows; in Dutch the script is served with them translated (and hashed as served)
 _SCRIPT_WORDS = (
-    N_("live"), N_("reconnecting…"), N_("Void the last entry that counts?"),
+    N_("live"), N_("reconnecting…"),
     N_("No answer: check the sheet before trying again."),
 )
 
