@@ -6,7 +6,9 @@ of it; the sheets they leave are the same document, and every text the form answ
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 from urllib.parse import urlencode
 
@@ -101,3 +103,26 @@ def test_over_http_the_form_takes_a_dutch_penalty_and_explain(tmp_path):
         assert status == 400 and json.loads(body)["error"].startswith("Error: ")
     doc = sheet(db)
     assert [(e["text"], e["reason"]) for e in doc["entries"]] == [("penalty jan", "te laat")]
+
+
+def test_without_the_script_a_question_comes_back_with_the_button_of_its_yes(tmp_path):
+    db = tmp_path / "club.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "rupelstreek")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
+    plain = {"Content-Type": "application/x-www-form-urlencoded"}
+    with serving(db) as srv:
+        base, entry = srv.url.rstrip("/"), srv.scorer + "/entry"
+        status, headers, _ = request(entry, urlencode({"action": "undo", "line": "te vroeg", "nonce": "a"}).encode(), plain)
+        assert status == 303
+        page = request(base + headers["Location"])[2].decode()
+        assert html.escape("undo #1 samen 8 jan+piet 9?") in page
+        yes = re.search(r'<form class="scorer confirm" method="post" action="([^"]+)">(.*?)</form>', page)
+        assert yes is not None and yes.group(1) == entry[len(base):]
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', yes.group(2)))
+        assert {k: fields[k] for k in ("action", "line", "confirm")} == {"action": "undo", "line": "te vroeg", "confirm": "1"}
+        assert [e["voided"] for e in sheet(db)["entries"]] == [False]  # asking did nothing
+        status, headers, _ = request(entry, urlencode({k: html.unescape(v) for k, v in fields.items()}).encode(), plain)
+        assert status == 303
+        assert html.escape("voided #1 samen 8 jan+piet 9") in request(base + headers["Location"])[2].decode()
+    doc = sheet(db)
+    assert [e["voided"] for e in doc["entries"]] == [True]

@@ -431,6 +431,14 @@ def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Seq
     )
 
 
+def _confirm_form(action: str, nonce: str, form_action: str, line: str, expect: int) -> str:
+    """The yes to a question (undo, amend, end): the same form again with confirm=1 and the question's expect."""
+    hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">' for k, v in (
+        ("action", form_action), ("line", line), ("confirm", "1"), ("expect", str(expect)), ("nonce", nonce + "y")))
+    return (f'<form class="scorer confirm" method="post" action="{_e(action)}">{hidden}'
+            f'<button type="submit" class="go">{_e(_("Yes"))}</button></form>')
+
+
 # without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
 _NOSCRIPT = '<noscript><meta http-equiv="refresh" content="10"></noscript>'
 
@@ -444,12 +452,17 @@ def live_page(
     nonce: str = "",
     contracts: Sequence[str] = (),
     message: str = "",
+    confirm: tuple[str, str, int] | None = None,
 ) -> str:
-    """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form."""
+    """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
+    with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
+    asks, as a button (for a phone without the script, which asks with a dialog instead)."""
     body = sheet_fragment(doc) if fragment is None else fragment
     form = ""
     if scorer_action is not None:
         form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
+        if confirm is not None:
+            form += _confirm_form(scorer_action, nonce, *confirm)
     return (
         ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
     )

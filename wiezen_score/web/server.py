@@ -141,8 +141,10 @@ class Handler(BaseHTTPRequestHandler):
             with live.cond:
                 doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
             message = query.get("msg", [""])[0][:300]
+            expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
+            confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
             page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{self.server.token}/entry",
-                             nonce=secrets.token_urlsafe(12), contracts=contracts, message=message)
+                             nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm)
             self._send(HTTPStatus.OK, page, "text/html")
         else:
             self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
@@ -227,8 +229,11 @@ class Handler(BaseHTTPRequestHandler):
                        "application/json")
         else:  # a form sent without the script: back to the scorer's page, with the answer on it
             text = answer.get("message") or answer.get("question") or answer.get("error", "")
+            where = f"/s/{srv.token}?msg={quote(text)}"
+            if "expect" in answer:  # a question: the page shows the button of its yes
+                where += f"&ask={quote(action)}&line={quote(line)}&expect={answer['expect']}"
             self.send_response(HTTPStatus.SEE_OTHER)
-            self.send_header("Location", f"/s/{srv.token}?msg={quote(text)}")
+            self.send_header("Location", where)
             self.send_header("Content-Length", "0")
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
