@@ -126,3 +126,13 @@ def test_without_the_script_a_question_comes_back_with_the_button_of_its_yes(tmp
         assert html.escape("voided #1 samen 8 jan+piet 9") in request(base + headers["Location"])[2].decode()
     doc = sheet(db)
     assert [e["voided"] for e in doc["entries"]] == [True]
+
+
+def test_a_page_that_shows_one_session_records_only_in_it(tmp_path):
+    db = tmp_path / "club.db"
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk")
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    answer = Scorer(str(db), session_id=1).answer("entry", "s 8 j+p 9")
+    assert answer == {"ok": False, "error": "Error: this page shows session 1, but the open session is 2: nothing recorded"}
+    assert sheet(db)["entries"] == []

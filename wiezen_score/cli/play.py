@@ -1,8 +1,9 @@
 """`wiezen play`: the scorer at the table types one line per deal and sees the sheet as it goes.
 
 The lines are those of a session file (shared/INTERFACE.md), plus a few commands (sheet, explain, settle,
-help, quit). Every line that records something is its own transaction, so a recorded deal stays recorded
-whatever happens to the process afterwards.
+help, quit). What a line does is the table's service (service/table.py), which the scorer's phone (`wiezen
+serve`) drives too; this module is the prompt around it: it reads lines, prints the answers, asks the y/N
+questions and reports the errors.
 
 Two modes, chosen by whether stdin is a terminal:
 - interactive: a prompt showing the next entry and dealer, line editing, history and tab completion,

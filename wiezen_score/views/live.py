@@ -24,6 +24,11 @@ __all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_frag
 
 RECENT = 8  # how many of the last entries the phone page lists
 
+#: the `sheet --json` document (ledger/documents.py sheet_doc): JSON, read here by key
+SheetDoc = Mapping[str, Any]
+#: one of its entries
+Entry = Mapping[str, Any]
+
 # Okabe-Ito colours that stay apart on a dark background (the print stylesheet darkens the light ones)
 _COLOURS = 6
 
@@ -36,16 +41,16 @@ def _f1(x: float) -> str:
     return f"{x:.1f}".removesuffix(".0")
 
 
-def _sign_class(v: Any) -> str:
+def _sign_class(v: float) -> str:
     return "pos" if v > 0 else "neg" if v < 0 else "zero"
 
 
-def page_title(doc: Mapping[str, Any]) -> str:
+def page_title(doc: SheetDoc) -> str:
     s = doc["session"]
     return _("{title}: the live sheet").format(title=s["name"] or _("Session {id}").format(id=s["id"]))
 
 
-def _next_line(doc: Mapping[str, Any]) -> str:
+def _next_line(doc: SheetDoc) -> str:
     out = _e(_("{player} deals next")).format(player=f'<b class="who">{_e(doc["dealer"])}</b>')
     if doc["sitting_out"]:
         names = _e(_(" and ")).join(_e(p) for p in doc["sitting_out"])
@@ -53,7 +58,7 @@ def _next_line(doc: Mapping[str, Any]) -> str:
     return out
 
 
-def _chart(doc: Mapping[str, Any]) -> str:
+def _chart(doc: SheetDoc) -> str:
     """Each player's running total after every entry that counts, as a small SVG line chart."""
     players = list(doc["session"]["players"])
     running = {p: 0.0 for p in players}
@@ -115,7 +120,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
     return "".join(out) + f'<ul class="legend">{legend}</ul>'
 
 
-def _entry_text(e: Mapping[str, Any]) -> str:
+def _entry_text(e: Entry) -> str:
     from .fit import entry_words
 
     text = str({"pass": "rondje pas", "redeal": _("redeal")}.get(e["kind"]) or entry_words(e))
@@ -124,14 +129,14 @@ def _entry_text(e: Mapping[str, Any]) -> str:
     return text
 
 
-def _mult(e: Mapping[str, Any]) -> str:
+def _mult(e: Entry) -> str:
     if e["multiplier"] <= 1:
         return ""
     title = _e(_("counted x{n}").format(n=e["multiplier"]))
     return f' <span class="mult" title="{title}">×{e["multiplier"]}</span>'
 
 
-def _recent(doc: Mapping[str, Any]) -> str:
+def _recent(doc: SheetDoc) -> str:
     entries = list(doc["entries"])[-RECENT:][::-1]
     if not entries:
         return ('<p class="none">' + _e(_("No deals yet.")) + '</p>')
@@ -152,7 +157,7 @@ def _recent(doc: Mapping[str, Any]) -> str:
     return f'<ol class="recent">{"".join(items)}</ol>'
 
 
-def _full_table(doc: Mapping[str, Any]) -> str:
+def _full_table(doc: SheetDoc) -> str:
     """The whole evening as the paper sheet (running totals), for the printed page."""
     players = list(doc["session"]["players"])
     running = {p: 0.0 for p in players}
@@ -177,7 +182,7 @@ def _full_table(doc: Mapping[str, Any]) -> str:
     )
 
 
-def sheet_fragment(doc: Mapping[str, Any]) -> str:
+def sheet_fragment(doc: SheetDoc) -> str:
     """The part of the page that follows the ledger: heading, totals, next dealer, doubling, chart, last deals."""
     s = doc["session"]
     players = list(s["players"])
@@ -221,7 +226,7 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-def event_data(gen: int, doc: Mapping[str, Any], fragment: str) -> str:
+def event_data(gen: int, doc: SheetDoc, fragment: str) -> str:
     """The data line of one server-sent event: what the page's script swaps in (one line of JSON)."""
     return json.dumps(
         {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment},
@@ -444,7 +449,7 @@ _NOSCRIPT = '<noscript><meta http-equiv="refresh" content="10"></noscript>'
 
 
 def live_page(
-    doc: Mapping[str, Any],
+    doc: SheetDoc,
     fragment: str | None = None,
     *,
     gen: int = 0,
