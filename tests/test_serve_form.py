@@ -136,3 +136,19 @@ def test_a_page_that_shows_one_session_records_only_in_it(tmp_path):
     answer = Scorer(str(db), session_id=1).answer("entry", "s 8 j+p 9")
     assert answer == {"ok": False, "error": "Error: this page shows session 1, but the open session is 2: nothing recorded"}
     assert sheet(db)["entries"] == []
+
+
+def test_the_phone_names_house_rules_but_never_reads_a_file(tmp_path):
+    db = tmp_path / "club.db"
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk")
+    ok(db, "session", "end")
+    toml = tmp_path / "ours.toml"
+    toml.write_text("this is no house-rules file\n", encoding="utf-8")
+    scorer = Scorer(str(db))
+    for spec in (str(toml), "-"):
+        error = scorer.answer("entry", f"rules {spec}")["error"]
+        assert error.startswith(f"Error: no house rules '{spec}' here: the phone takes those built in (")
+    assert scorer.answer("entry", "rules rupelstreek")["ok"]
+    # at the prompt the same line reads the file (and says what is wrong with it)
+    r = wz(db, "play", input=f"rules {toml}\n")
+    assert r.exit_code == 1 and str(toml) in r.stderr and "the phone" not in r.stderr

@@ -43,13 +43,21 @@ def looks_like_path(spec: str) -> bool:
     return os.sep in spec or spec.endswith(".toml") or os.path.exists(spec)
 
 
-def rules_from_spec(spec: str, ledger_lookup: Callable[[str], str | None] | None = None) -> tuple[HouseRules, str]:
+def rules_from_spec(spec: str, ledger_lookup: Callable[[str], str | None] | None = None,
+                    files: bool = True) -> tuple[HouseRules, str]:
     """House rules by preset name, by TOML file path, or (with ``ledger_lookup``) by added name.
 
-    Returns the rules and their TOML text (the snapshot a session keeps).
+    Returns the rules and their TOML text (the snapshot a session keeps). ``files=False`` (the scorer's phone: the
+    file would be on another machine, and ``-`` is the server's own stdin): by name only, never from a file.
     """
     from ..core.presets import preset_text
 
+    if not files and spec not in PRESETS:
+        found = ledger_lookup(spec) if ledger_lookup is not None else None
+        if found is None:
+            raise WiezenError(_("no house rules '{name}' here: the phone takes those built in ({presets}) or the name of "
+                                "house rules added with `wiezen rules add`").format(name=spec, presets=", ".join(PRESETS)))
+        return parse_rules(found, _("house rules '{name}'").format(name=spec)), found
     if spec in PRESETS:
         text = preset_text(spec)
         return parse_rules(text, _("preset '{name}'").format(name=spec)), text

@@ -158,6 +158,7 @@ class Table:
     led: Ledger
     last: int = 6
     upcoming: NextSession = field(default_factory=NextSession)
+    files: bool = True  # a `rules` line may name a TOML file (not from the phone: see service/rules.py)
 
     # -- one line -----------------------------------------------------------------------------------------
     def handle(self, raw: str, confirm: bool = False, expect: int | None = None) -> Answer:
@@ -247,7 +248,7 @@ class Table:
             return Answer(_say(_("the next session: {what}").format(
                 what=", ".join(f"{_(k)} {v}" for k, v in ((N_("round"), nxt.round), (N_("table"), nxt.table)) if v))))
         if item.key == "rules":
-            nxt.rules, nxt.rules_text = rules_from_spec(item.rules, self.led.rules_text)
+            nxt.rules, nxt.rules_text = rules_from_spec(item.rules, self.led.rules_text, files=self.files)
             return Answer(_say(_("house rules for the next session: {rules}").format(rules=nxt.rules.name)))
         if nxt.rules is None:
             nxt.rules, nxt.rules_text = rules_from_spec("whisthub", self.led.rules_text)

@@ -73,7 +73,7 @@ class Scorer:
                 if s.id != self.session_id:
                     raise WiezenError(_("this page shows session {shown}, but the open session is {open}: nothing "
                                         "recorded").format(shown=self.session_id, open=s.id))
-            table = Table(led, upcoming=self.upcoming)
+            table = Table(led, upcoming=self.upcoming, files=False)  # house rules by name only
             try:
                 answer = table.handle(line, confirm=confirm, expect=expect)
             finally:
