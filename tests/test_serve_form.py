@@ -152,3 +152,16 @@ def test_the_phone_names_house_rules_but_never_reads_a_file(tmp_path):
     # at the prompt the same line reads the file (and says what is wrong with it)
     r = wz(db, "play", input=f"rules {toml}\n")
     assert r.exit_code == 1 and str(toml) in r.stderr and "the phone" not in r.stderr
+
+
+def test_the_button_of_the_yes_speaks_the_language_of_the_page(nl):
+    from wiezen_score.views.live import live_page
+
+    doc = {"session": {"id": 1, "name": "", "date": "2026-11-27", "rules": "whisthub", "players": ["an", "bert"],
+                       "open": True},
+           "entries": [], "totals": {"an": 0, "bert": 0}, "dealer": "an", "sitting_out": [], "pending_multiplier": 1,
+           "rounds_owed": {}}
+    page = live_page(doc, scorer_action="/s/x/entry", nonce="n", message="undo #1?", confirm=("undo", "", 7))
+    assert '<input type="hidden" name="expect" value="7"><input type="hidden" name="nonce" value="ny">' \
+           '<button type="submit" class="go">Ja</button>' in page
+    assert "scorer confirm" not in live_page(doc, scorer_action="/s/x/entry", nonce="n", message="undo #1?")

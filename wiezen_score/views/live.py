@@ -440,8 +440,9 @@ def _confirm_form(action: str, nonce: str, form_action: str, line: str, expect: 
     """The yes to a question (undo, amend, end): the same form again with confirm=1 and the question's expect."""
     hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">' for k, v in (
         ("action", form_action), ("line", line), ("confirm", "1"), ("expect", str(expect)), ("nonce", nonce + "y")))
+    yes = _e(_("Yes"))
     return (f'<form class="scorer confirm" method="post" action="{_e(action)}">{hidden}'
-            f'<button type="submit" class="go">{_e(_("Yes"))}</button></form>')
+            f'<button type="submit" class="go">{yes}</button></form>')
 
 
 # without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
