@@ -1,7 +1,9 @@
 """The package's import graph: no import cycles (function-local imports included) and the layers import one way.
 
-core <- views <- ledger <- cli: core imports none of the others, views only core, ledger core and views, cli
-anything. Read from the source with ast, so an import hidden inside a function counts as much as one at the top.
+core <- views <- ledger <- service <- web <- cli: core imports none of the others, views only core, ledger core and
+views, service those three (never web or cli), web the service and below (never cli), cli anything. The service
+(the table's state machine that the prompt and the phone share) never imports click and never reads or prints.
+Read from the source with ast, so an import hidden inside a function counts as much as one at the top.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import textwrap
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "wiezen_score"
-LAYERS = ("core", "views", "ledger", "cli")  # each may import only those before it (and itself)
+LAYERS = ("core", "views", "ledger", "service", "web", "cli")  # each may import only those before it (and itself)
 
 
 def modules(root: pathlib.Path) -> dict[str, pathlib.Path]:
@@ -176,6 +178,10 @@ def test_a_type_checking_import_makes_no_cycle_but_counts_for_the_layers(tmp_pat
     ("core/x.py", "from ..views import y"),
     ("views/x.py", "def f():\n    from .. import ledger"),
     ("ledger/x.py", "import wiezen_score.cli.y"),
+    ("ledger/x.py", "from ..service import y"),
+    ("service/x.py", "def f():\n    from ..web import y"),
+    ("service/x.py", "from ..cli.y import z"),
+    ("web/x.py", "from ..cli import y"),
 ])
 def test_an_import_against_the_layers_is_found(tmp_path: pathlib.Path, source: str, target: str) -> None:
     files = {"__init__.py": "", source: target + "\n"}
@@ -184,6 +190,36 @@ def test_an_import_against_the_layers_is_found(tmp_path: pathlib.Path, source: s
         files.setdefault(f"{lay}/y.py", "")
     root = _package(tmp_path, files)
     assert len(layer_violations(import_graph(root, runtime_only=False))) == 1
+
+
+def front_end_calls(root: pathlib.Path, layer_name: str) -> list[str]:
+    """Where the modules of ``layer_name`` import click or call input() or print(): a front end's business."""
+    found = []
+    for name, path in sorted(modules(root).items()):
+        if layer(name) != layer_name:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _imports(tree, runtime_only=False):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [f"{name} imports {n}" for n in names if n.split(".")[0] == "click"]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("input", "print"):
+                found.append(f"{name} calls {node.func.id}()")
+    return found
+
+
+def test_the_service_neither_asks_nor_prints() -> None:
+    assert front_end_calls(PACKAGE, "service") == []
+
+
+def test_a_service_that_prints_is_found(tmp_path: pathlib.Path) -> None:
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "service/__init__.py": "",
+        "service/t.py": "import click\ndef f():\n    if input('sure? ') == 'y':\n        print('done')\n",
+    })
+    assert front_end_calls(root, "service") == [
+        "wiezen_score.service.t imports click", "wiezen_score.service.t calls input()", "wiezen_score.service.t calls print()"]
 
 
 def test_every_module_says_in_its_first_line_what_lives_there() -> None:

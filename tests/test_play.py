@@ -369,3 +369,13 @@ def test_prompt_toolkit_menu_and_toolbar(tmp_path):
     finally:
         c.close(force=True)
     assert json.loads(ok(db, "sheet", "--json").stdout)["totals"] == {"jan": -16, "piet": -16, "mieke": 16, "lotte": 16}
+
+
+def test_a_pipe_gets_no_hints_and_the_same_answers_the_service_gives(tmp_path):
+    """The prompt prints what service/table.py answers; a hint is for a person at the prompt, not for a pipe."""
+    db = tmp_path / "w.db"
+    r = play(db, "rules rupelstreek\nplayers jan piet mieke lotte\nstraf jan te laat\nuitleg 1\n")
+    assert r.exit_code == 0, r.stderr
+    assert "hint:" not in r.stdout and "precedent" not in r.stdout
+    assert "#1 penalty jan (session 1, rupelstreek; dealer jan)" in r.stdout  # `uitleg` is explain
+    assert sheet(db)["totals"] == {"jan": -15, "piet": 5, "mieke": 5, "lotte": 5}

@@ -141,7 +141,12 @@ def test_with_the_token_the_form_records_through_the_ledger(db):
         again = json.loads(srv.post(entry, form("entry", "alleen 5 piet 6", "n1"), JSON)[2])
         assert {k: v for k, v in again.items() if k != "nonce"} == {k: v for k, v in answer.items() if k != "nonce"}
         assert json.loads(srv.post(entry, form("pass", "", "n2"), JSON)[2])["ok"]
-        assert json.loads(srv.post(entry, form("undo", "", "n3"), JSON)[2])["message"] == "voided #5 pas"
+        # undo asks first (as play does), about the entry it names; the yes is the same form with confirm=1
+        asked = json.loads(srv.post(entry, form("undo", "", "n3"), JSON)[2])
+        assert (asked["ok"], asked["question"], asked["declined"]) == (False, "undo #5 pas?", "not undone")
+        assert [e["voided"] for e in sheet_json(db)["entries"]][-1] is False  # nothing done yet
+        yes = form("undo", "", "n3b") + f"&confirm=1&expect={asked['expect']}".encode()
+        assert json.loads(srv.post(entry, yes, JSON)[2])["message"] == "voided #5 pas"
         bad = srv.post(entry, form("entry", "samen 8 jan+nobody 9", "n4"), JSON)
         assert bad[0] == 400 and json.loads(bad[2])["error"].startswith("Error: ")
         # without the script, the form comes back to the scorer's page with the answer on it
@@ -185,7 +190,7 @@ def test_request_sizes_are_limited_and_no_file_is_ever_served(db):
 
 
 def test_binds_to_loopback_unless_told(db):
-    from wiezen_score.cli.serve import lan_addresses
+    from wiezen_score.web.server import lan_addresses
 
     with serving(db) as srv:
         assert srv.url.startswith("http://127.0.0.1:")

@@ -155,3 +155,40 @@ def test_the_scorer_records_a_deal_from_the_phone(tmp_path, phone):
         assert scroll <= width and not wide, wide
     assert [e["text"] for e in sheet_json(db)["entries"]][-1] == "alleen 5 piet 6"
 
+
+
+def test_the_scorer_answers_the_question_of_undo_and_settles_from_the_phone(tmp_path, phone):
+    """Undo asks first, as at the prompt: the page shows the question; no keeps the entry, yes voids it."""
+    db = tmp_path / "club.db"
+    start_evening(db)
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        undo = phone.find_element("css selector", '#scorer button[value="undo"]')
+        undo.click()
+        alert = wait_for(lambda: _alert(phone))
+        assert alert.text == "undo #3 troel 8 mieke+lotte 8?"  # the words play asks with
+        alert.dismiss()
+        assert wait_for(lambda: text(phone, "#msg") == "not undone"), text(phone, "#msg")
+        assert [e["voided"] for e in sheet_json(db)["entries"]] == [False, False, False]
+        undo.click()
+        wait_for(lambda: _alert(phone)).accept()
+        assert wait_for(lambda: text(phone, "#msg") == "voided #3 troel 8 mieke+lotte 8"), text(phone, "#msg")
+        assert [e["voided"] for e in sheet_json(db)["entries"]] == [False, False, True]
+        # a line of play's that answers in several lines: each on a line of its own
+        phone.find_element("id", "line").send_keys("afrekenen")
+        phone.find_element("css selector", '#scorer button[value="entry"]').click()
+        assert wait_for(lambda: text(phone, "#msg").startswith("totals: jan +3, piet +3, mieke -3, lotte -3\n"))
+        lines = phone.execute_script("return document.getElementById('msg').innerText").splitlines()
+        assert lines[0] == "totals: jan +3, piet +3, mieke -3, lotte -3" and len(lines) == 3, lines
+
+
+def _alert(driver):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        alert = driver.switch_to.alert
+        alert.text  # noqa: B018 (raises when there is none yet)
+        return alert
+    except NoAlertPresentException:
+        return None

@@ -24,6 +24,11 @@ __all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_frag
 
 RECENT = 8  # how many of the last entries the phone page lists
 
+#: the `sheet --json` document (ledger/documents.py sheet_doc): JSON, read here by key
+SheetDoc = Mapping[str, Any]
+#: one of its entries
+Entry = Mapping[str, Any]
+
 # Okabe-Ito colours that stay apart on a dark background (the print stylesheet darkens the light ones)
 _COLOURS = 6
 
@@ -36,16 +41,16 @@ def _f1(x: float) -> str:
     return f"{x:.1f}".removesuffix(".0")
 
 
-def _sign_class(v: Any) -> str:
+def _sign_class(v: float) -> str:
     return "pos" if v > 0 else "neg" if v < 0 else "zero"
 
 
-def page_title(doc: Mapping[str, Any]) -> str:
+def page_title(doc: SheetDoc) -> str:
     s = doc["session"]
     return _("{title}: the live sheet").format(title=s["name"] or _("Session {id}").format(id=s["id"]))
 
 
-def _next_line(doc: Mapping[str, Any]) -> str:
+def _next_line(doc: SheetDoc) -> str:
     out = _e(_("{player} deals next")).format(player=f'<b class="who">{_e(doc["dealer"])}</b>')
     if doc["sitting_out"]:
         names = _e(_(" and ")).join(_e(p) for p in doc["sitting_out"])
@@ -53,7 +58,7 @@ def _next_line(doc: Mapping[str, Any]) -> str:
     return out
 
 
-def _chart(doc: Mapping[str, Any]) -> str:
+def _chart(doc: SheetDoc) -> str:
     """Each player's running total after every entry that counts, as a small SVG line chart."""
     players = list(doc["session"]["players"])
     running = {p: 0.0 for p in players}
@@ -115,7 +120,7 @@ def _chart(doc: Mapping[str, Any]) -> str:
     return "".join(out) + f'<ul class="legend">{legend}</ul>'
 
 
-def _entry_text(e: Mapping[str, Any]) -> str:
+def _entry_text(e: Entry) -> str:
     from .fit import entry_words
 
     text = str({"pass": "rondje pas", "redeal": _("redeal")}.get(e["kind"]) or entry_words(e))
@@ -124,14 +129,14 @@ def _entry_text(e: Mapping[str, Any]) -> str:
     return text
 
 
-def _mult(e: Mapping[str, Any]) -> str:
+def _mult(e: Entry) -> str:
     if e["multiplier"] <= 1:
         return ""
     title = _e(_("counted x{n}").format(n=e["multiplier"]))
     return f' <span class="mult" title="{title}">×{e["multiplier"]}</span>'
 
 
-def _recent(doc: Mapping[str, Any]) -> str:
+def _recent(doc: SheetDoc) -> str:
     entries = list(doc["entries"])[-RECENT:][::-1]
     if not entries:
         return ('<p class="none">' + _e(_("No deals yet.")) + '</p>')
@@ -152,7 +157,7 @@ def _recent(doc: Mapping[str, Any]) -> str:
     return f'<ol class="recent">{"".join(items)}</ol>'
 
 
-def _full_table(doc: Mapping[str, Any]) -> str:
+def _full_table(doc: SheetDoc) -> str:
     """The whole evening as the paper sheet (running totals), for the printed page."""
     players = list(doc["session"]["players"])
     running = {p: 0.0 for p in players}
@@ -177,7 +182,7 @@ def _full_table(doc: Mapping[str, Any]) -> str:
     )
 
 
-def sheet_fragment(doc: Mapping[str, Any]) -> str:
+def sheet_fragment(doc: SheetDoc) -> str:
     """The part of the page that follows the ledger: heading, totals, next dealer, doubling, chart, last deals."""
     s = doc["session"]
     players = list(s["players"])
@@ -221,7 +226,7 @@ def sheet_fragment(doc: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-def event_data(gen: int, doc: Mapping[str, Any], fragment: str) -> str:
+def event_data(gen: int, doc: SheetDoc, fragment: str) -> str:
     """The data line of one server-sent event: what the page's script swaps in (one line of JSON)."""
     return json.dumps(
         {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment},
@@ -301,7 +306,7 @@ button.word { background: #242a31; }
 button.player { border-color: #6b5609; }
 button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-color: var(--accent); }
 .actions { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-top: 0.6rem; }
-.msg { min-height: 1.4em; margin: 0.5rem 0 0; }
+.msg { min-height: 1.4em; margin: 0.5rem 0 0; white-space: pre-line; }
 .msg.bad { color: var(--neg); }
 .msg.good { color: var(--pos); }
 @media print {
@@ -355,28 +360,33 @@ SCRIPT = """
     }
     if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); ev.preventDefault(); return; }
     if (k === "clear") { line.value = ""; ev.preventDefault(); return; }
-    if (b.name === "action") {
-      ev.preventDefault();
-      if (b.value === "undo" && !window.confirm("Void the last entry that counts?")) return;
-      send(b.value);
-    }
+    if (b.name === "action") { ev.preventDefault(); send(b.value); }
   });
   scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
-  function send(action) {
-    var body = new URLSearchParams();
+  function send(action, expect) {
+    var body = new URLSearchParams(), again = null;
     body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
+    if (expect !== undefined) { body.set("confirm", "1"); body.set("expect", String(expect)); }
     var buttons = scorer.querySelectorAll("button[name=action]");
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     msg.className = "msg"; msg.textContent = "…";
     fetch(scorer.getAttribute("action"), {method: "POST", body: body, headers: {"Accept": "application/json"}})
       .then(function (r) { return r.json(); })
       .then(function (d) {
-        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
         if (d.nonce) nonce.value = d.nonce;
+        if (d.question) {  // undo, amend, end: the same line again with the yes
+          if (window.confirm(d.question)) again = d.expect;
+          else { msg.textContent = d.declined; msg.className = "msg"; }
+          return;
+        }
+        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
         if (d.ok) line.value = "";
       })
       .catch(function () { msg.textContent = "No answer: check the sheet before trying again."; msg.className = "msg bad"; })
-      .then(function () { for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false; });
+      .then(function () {
+        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
+        if (again !== null) send(action, again);
+      });
   }
 })();
 """
@@ -384,7 +394,7 @@ SCRIPT = """
 
 #: the words the script shows; in Dutch the script is served with them translated (and hashed as served)
 _SCRIPT_WORDS = (
-    N_("live"), N_("reconnecting…"), N_("Void the last entry that counts?"),
+    N_("live"), N_("reconnecting…"),
     N_("No answer: check the sheet before trying again."),
 )
 
@@ -426,12 +436,21 @@ def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Seq
     )
 
 
+def _confirm_form(action: str, nonce: str, form_action: str, line: str, expect: int) -> str:
+    """The yes to a question (undo, amend, end): the same form again with confirm=1 and the question's expect."""
+    hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">' for k, v in (
+        ("action", form_action), ("line", line), ("confirm", "1"), ("expect", str(expect)), ("nonce", nonce + "y")))
+    yes = _e(_("Yes"))
+    return (f'<form class="scorer confirm" method="post" action="{_e(action)}">{hidden}'
+            f'<button type="submit" class="go">{yes}</button></form>')
+
+
 # without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
 _NOSCRIPT = '<noscript><meta http-equiv="refresh" content="10"></noscript>'
 
 
 def live_page(
-    doc: Mapping[str, Any],
+    doc: SheetDoc,
     fragment: str | None = None,
     *,
     gen: int = 0,
@@ -439,12 +458,17 @@ def live_page(
     nonce: str = "",
     contracts: Sequence[str] = (),
     message: str = "",
+    confirm: tuple[str, str, int] | None = None,
 ) -> str:
-    """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form."""
+    """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
+    with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
+    asks, as a button (for a phone without the script, which asks with a dialog instead)."""
     body = sheet_fragment(doc) if fragment is None else fragment
     form = ""
     if scorer_action is not None:
         form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
+        if confirm is not None:
+            form += _confirm_form(scorer_action, nonce, *confirm)
     return (
         ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
     )

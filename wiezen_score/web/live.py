@@ -1,0 +1,111 @@
+"""The live sheet's state: the latest rendering of the sheet, and the poller thread that keeps it current.
+
+The poller watches the ledger read-only (ledger/watch.py: ``PRAGMA data_version``, a few times a second; it
+changes when any other connection commits, so `wiezen deal` in another terminal, or `wiezen play`, is seen at
+once) and renders the sheet once per change; every browser is sent that one rendering.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import WiezenError
+
+if TYPE_CHECKING:
+    from ..ledger import Ledger
+    from ..ledger.watch import Watch
+
+__all__ = ["POLL_SECONDS", "LiveSheet"]
+
+POLL_SECONDS = 0.25  # how often the poller asks the ledger whether anything was committed
+
+
+class LiveSheet:
+    """The latest rendering of the sheet, and the thread that keeps it current."""
+
+    def __init__(self, path: str, session_id: int | None) -> None:
+        self.path = path
+        self.session_id = session_id  # None: follow the open session, else the newest
+        self.cond = threading.Condition()
+        self.stop = threading.Event()
+        self.gen = 0
+        self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
+        self.fragment = ""
+        self.json_text = ""
+        self.contracts: list[str] = []
+        self.error = ""
+        self.thread: threading.Thread | None = None
+
+    # -- reading -----------------------------------------------------------
+    def _load(self, led: Ledger) -> None:
+        from ..ledger.documents import sheet_doc
+        from ..views.live import sheet_fragment
+
+        s = led.session(self.session_id)
+        doc = sheet_doc(led, s)
+        if doc == self.doc:
+            return
+        fragment = sheet_fragment(doc)
+        with self.cond:
+            self.doc, self.fragment = doc, fragment
+            self.json_text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # what `sheet --json` prints
+            self.contracts = [c.name for c in s.rules.contracts]
+            self.gen += 1
+            self.cond.notify_all()
+
+    def load_once(self) -> None:
+        """The first rendering, in the caller's thread: a ledger or session that is not there is an error now."""
+        from .. import ledger
+
+        with ledger.open_ledger(self.path, readonly=True) as led:
+            self._load(led)
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._poll, name="wiezen-serve-poller", daemon=True)
+        self.thread.start()
+
+    def _poll(self) -> None:
+        from ..ledger import Ledger
+        from ..ledger.watch import Watch
+
+        led: Ledger | None = None
+        watch: Watch | None = None
+        while not self.stop.is_set():
+            try:
+                if led is None or watch is None:
+                    watch = Watch(self.path)
+                    led = Ledger(self.path, readonly=True)
+                if watch.changed():
+                    self._load(led)
+                    self.error = ""
+            except (WiezenError, sqlite3.Error) as e:  # keep serving the last sheet; try again
+                self.error = str(e)
+                led, watch = _close(led, watch)
+            self.stop.wait(POLL_SECONDS)
+        _close(led, watch)
+
+    def wait(self, gen: int, timeout: float) -> int:
+        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
+            return self.gen
+
+    def close(self) -> None:
+        self.stop.set()
+        with self.cond:
+            self.cond.notify_all()
+        if self.thread is not None:
+            self.thread.join(2)
+
+
+def _close(led: Ledger | None, watch: Watch | None) -> tuple[None, None]:
+    for thing in (watch, led):
+        if thing is not None:
+            try:
+                thing.close()
+            except sqlite3.Error:
+                pass
+    return None, None

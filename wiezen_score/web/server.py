@@ -1,0 +1,287 @@
+"""The HTTP server of the live sheet: the page, its JSON, its server-sent events, and the scorer's form.
+
+The standard library's threaded HTTP server with server-sent events: a table has a handful of phones, each holds
+one open connection, and a thread each is plenty; no framework to install or keep up.
+
+- Every browser is sent the one rendering the poller keeps (web/live.py).
+- Writes come only through the scorer's link, which holds a secret token printed on the scorer's terminal; they
+  go through the table's service (service/table.py), which takes every line `wiezen play` takes, on a connection
+  of their own. Without the token every write is refused with 403.
+- Every response is a string made here: no file from disk is ever served.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import socket
+import threading
+from collections import OrderedDict
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, quote, urlsplit
+
+from ..core.errors import WiezenError
+from ..core.i18n import _
+from ..core.text import as_count
+from .live import LiveSheet
+from .scorer import FormAnswer, Scorer
+
+__all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
+
+KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
+MAX_BODY = 4096  # bytes of a POST body
+MAX_TARGET = 2048  # characters of a request's path and query
+MAX_STREAMS = 64  # open event streams at once
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], live: LiveSheet, token: str | None) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(address, Handler)
+        self.live = live
+        self.token = token
+        self.scorer = Scorer(live.path, live.session_id)
+        self.streams = 0
+        self.lock = threading.Lock()  # one write at a time, and the table of answered forms
+        self.answered: OrderedDict[str, tuple[int, FormAnswer]] = OrderedDict()
+
+    def shut(self) -> None:
+        """Stop the poller, close the socket, and copy what the page's reader kept in the ledger's journal into the
+        file, so that a copy of the bare .db file is the whole ledger (`wiezen db path`)."""
+        from ..ledger import flush_journal
+
+        self.live.close()
+        self.server_close()
+        flush_journal(self.live.path)
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Server
+    server_version = "wiezen"
+    sys_version = ""
+    timeout = 20  # seconds a client may take to send its request
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+    # -- answers -------------------------------------------------------------
+    def _send(self, status: int, body: str, ctype: str, extra: dict[str, str] | None = None) -> None:
+        data = body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", f"{ctype}; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("X-Frame-Options", "DENY")
+        if ctype == "text/html":
+            from ..views.live import csp
+
+            self.send_header("Content-Security-Policy", csp())
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def _plain(self, status: int, text: str) -> None:
+        self.close_connection = True
+        self._send(status, text + "\n", "text/plain")
+
+    def _target(self) -> tuple[str, dict[str, list[str]]] | None:
+        if len(self.path) > MAX_TARGET:
+            self._plain(HTTPStatus.REQUEST_URI_TOO_LONG, "request target too long")
+            return None
+        parts = urlsplit(self.path)
+        return parts.path, parse_qs(parts.query, max_num_fields=4)
+
+    def _scorer_path(self, path: str) -> str | None:
+        """'' for the scorer's page, '/entry' for its form's address; None when the token is not in the path."""
+        token = self.server.token
+        prefix = "/s/"
+        if token is None or not path.startswith(prefix):
+            return None
+        given, _sep, rest = path[len(prefix):].partition("/")
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8")):
+            return None
+        return "/" + rest if rest else ""
+
+    # -- GET -----------------------------------------------------------------
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        from ..views.live import live_page
+
+        target = self._target()
+        if target is None:
+            return
+        path, query = target
+        live = self.server.live
+        if path == "/":
+            with live.cond:
+                doc, fragment, gen = live.doc, live.fragment, live.gen
+            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
+        elif path == "/sheet.json":
+            with live.cond:
+                text = live.json_text
+            self._send(HTTPStatus.OK, text, "application/json")
+        elif path == "/events":
+            self._events()
+        elif path.startswith("/s/"):
+            if self._scorer_path(path) != "":
+                self._plain(HTTPStatus.FORBIDDEN, "forbidden: this is not the scorer's link")
+                return
+            with live.cond:
+                doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
+            message = query.get("msg", [""])[0][:300]
+            expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
+            confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
+            page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{self.server.token}/entry",
+                             nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm)
+            self._send(HTTPStatus.OK, page, "text/html")
+        else:
+            self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
+
+    def _events(self) -> None:
+        from ..views.live import event_data
+
+        srv, live = self.server, self.server.live
+        with srv.lock:
+            if srv.streams >= MAX_STREAMS:
+                self._plain(HTTPStatus.SERVICE_UNAVAILABLE, "too many open pages")
+                return
+            srv.streams += 1
+        try:
+            self.close_connection = True
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Accel-Buffering", "no")
+            self.end_headers()
+            self.wfile.write(b"retry: 2000\n\n")
+            sent = -1
+            while not live.stop.is_set():
+                with live.cond:
+                    gen, doc, fragment = live.gen, live.doc, live.fragment
+                if gen != sent:
+                    data = event_data(gen, doc, fragment)
+                    self.wfile.write(f"id: {gen}\nevent: sheet\ndata: {data}\n\n".encode())
+                    sent = gen
+                elif live.wait(gen, KEEPALIVE_SECONDS) == gen and not live.stop.is_set():
+                    self.wfile.write(b": still here\n\n")
+        except (TimeoutError, BrokenPipeError, ConnectionResetError, OSError):
+            pass  # the phone went away
+        finally:
+            with srv.lock:
+                srv.streams -= 1
+
+    # -- writes --------------------------------------------------------------
+    def do_POST(self) -> None:
+        target = self._target()
+        if target is None:
+            return
+        path, _query = target
+        if self._scorer_path(path) != "/entry":
+            self._plain(HTTPStatus.FORBIDDEN, "forbidden: only the scorer's link can record (nothing was written)")
+            return
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self._plain(HTTPStatus.LENGTH_REQUIRED, "send the form with a Content-Length")
+            return
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            self._plain(HTTPStatus.LENGTH_REQUIRED, "send the form with a Content-Length")
+            return
+        if length < 0 or length > MAX_BODY:
+            self._plain(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a form is at most {MAX_BODY} bytes")
+            return
+        raw = self.rfile.read(length)
+        try:
+            form = parse_qs(raw.decode("utf-8"), max_num_fields=8, strict_parsing=False)
+        except (UnicodeDecodeError, ValueError):
+            self._plain(HTTPStatus.BAD_REQUEST, "the form is not UTF-8 form data")
+            return
+        action = form.get("action", ["entry"])[0]
+        line = form.get("line", [""])[0][:500]
+        nonce = form.get("nonce", [""])[0][:64]
+        confirm = form.get("confirm", [""])[0] == "1"  # the yes to the question the line asked
+        expect = as_count(form.get("expect", [""])[0][:12])
+        srv = self.server
+        with srv.lock:
+            if nonce and nonce in srv.answered:  # the phone sent the same form again (a retry): answer as before
+                status, answer = srv.answered[nonce]
+            else:
+                answer = srv.scorer.answer(action, line, confirm, expect)
+                status = HTTPStatus.BAD_REQUEST if "error" in answer else HTTPStatus.OK
+                if nonce:
+                    srv.answered[nonce] = (status, answer)
+                    while len(srv.answered) > 500:
+                        srv.answered.popitem(last=False)
+        if "application/json" in self.headers.get("Accept", ""):
+            self._send(status, json.dumps({**answer, "nonce": secrets.token_urlsafe(12)}, ensure_ascii=False),
+                       "application/json")
+        else:  # a form sent without the script: back to the scorer's page, with the answer on it
+            text = answer.get("message") or answer.get("question") or answer.get("error", "")
+            where = f"/s/{srv.token}?msg={quote(text)}"
+            if "expect" in answer:  # a question: the page shows the button of its yes
+                where += f"&ask={quote(action)}&line={quote(line)}&expect={answer['expect']}"
+            self.send_response(HTTPStatus.SEE_OTHER)
+            self.send_header("Location", where)
+            self.send_header("Content-Length", "0")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+
+    def _refuse(self) -> None:
+        self._plain(HTTPStatus.FORBIDDEN, "forbidden: the live sheet is read-only (nothing was written)")
+
+    do_PUT = do_DELETE = do_PATCH = _refuse
+
+
+def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool) -> Server:
+    """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its sheet rendered once
+    (a ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
+    :meth:`Server.shut`). A port in use or an address that cannot be had is one WiezenError."""
+    live = LiveSheet(path, session_id)
+    live.load_once()
+    token = None if read_only else secrets.token_urlsafe(16)
+    try:
+        return Server((host, port), live, token)
+    except OSError as e:
+        if e.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(
+                port=port, host=host)) from None
+        raise WiezenError(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=e.strerror or e)) from None
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that another device on the network could reach (best guess, no traffic)."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 1))  # a UDP "connect" sends nothing; it picks the outgoing interface
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            ip = str(info[4][0])
+            if ip not in found:
+                found.append(ip)
+    except OSError:
+        pass
+    return [ip for ip in found if not ip.startswith("127.")]
+
+
+def urls_for(host: str, port: int) -> list[str]:
+    if host in ("0.0.0.0", "", "::"):
+        hosts = lan_addresses() or ["127.0.0.1"]
+    else:
+        hosts = [host]
+    return [f"http://{'[' + h + ']' if ':' in h else h}:{port}/" for h in hosts]
