@@ -131,6 +131,14 @@ def test_layers_import_one_way() -> None:
     assert layer_violations(import_graph(PACKAGE, runtime_only=False)) == []
 
 
+def test_the_ledger_imports_nothing_from_views_or_cli() -> None:
+    # stricter than the layers: what the ledger shares with the views (markers, JSON escaping) lives in core
+    edges = import_graph(PACKAGE, runtime_only=False)
+    found = sorted(f"{m} imports {t}" for m, targets in edges.items() if layer(m) == "ledger"
+                   for t in targets if layer(t) in ("views", "cli"))
+    assert found == []
+
+
 def test_every_layer_is_there() -> None:
     found = {layer(m) for m in modules(PACKAGE)}
     assert set(LAYERS) <= found

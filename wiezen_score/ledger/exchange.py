@@ -190,7 +190,7 @@ def write_export(
     rows = _selected(conn, since, until, session_id)
 
     def dump(value: Any, indent: str) -> str:
-        from ..views.safe import safe_json
+        from ..core.safe import safe_json
 
         return safe_json(json.dumps(value, ensure_ascii=False, indent=1)).replace("\n", "\n" + indent)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.errors import WiezenError
-from ..views.precedent import HL_END, HL_START
+from ..core.safe import HL_END, HL_START
 from .sql import append_only
 from ..core.i18n import N_, _
 
