@@ -971,7 +971,7 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
     """
 
     from .connection import APP_ID, db_error
-    from .schema import SCHEMA_VERSION
+    from .migrations import SCHEMA_VERSION
 
     if not os.path.exists(path):
         raise WiezenError(_("'{path}' does not exist").format(path=path))

@@ -25,7 +25,7 @@ __all__ = ["Ledger", "half_points", "open_ledger", "session_setup"]
 
 
 
-from .schema import SCHEMA_VERSION, _migrations
+from .migrations import SCHEMA_VERSION, _migrations
 from ..core.i18n import _, ngettext
 
 
