@@ -284,12 +284,15 @@ class _Bad(Exception):
     pass
 
 
+def _bad(where: str, text: str) -> _Bad:
+    return _Bad(f"{where} {text}" if where == _("the file") else f"{where}: {text}")
+
+
 def _need(cond: bool, where: str, what: Callable[[], str]) -> None:
     """Raise :class:`_Bad` unless ``cond``; ``what`` makes the message only then (a 20,000-entry file is checked
     field by field: its messages are not translated and formatted 25 times an entry in vain)."""
     if not cond:
-        text = what()
-        raise _Bad(f"{where} {text}" if where == _("the file") else f"{where}: {text}")
+        raise _bad(where, what())
 
 
 def _is_int(v: Any) -> bool:
@@ -340,48 +343,85 @@ def validate_header(doc: Any) -> None:
 
 _ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))
 _BIG = 2**40
-_EXACT = 2**53  # an int a float holds exactly: the sum of such points is the sum check_session makes
 
 
-def _entry_fits(e: Any, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> bool:
-    """True only when the entry ``e`` passes every check :func:`check_session` makes of an entry: the quick way,
-    without naming what is wrong (a 20,000-entry file is checked entry by entry). False says nothing: the
-    entry then goes through the checks one by one, which name the first problem (or find none)."""
-    if type(e) is not dict or not _ENTRY_KEYS <= e.keys():
-        return False
-    uid, kind, pts, tk, v = e["uid"], e["kind"], e["points"], e["takers"], e["void"]
-    offender, replaces, deal_no = e["offender"], e["replaces"], e["deal_no"]
-    if not (
-        type(uid) is str and uid and uid not in seen
-        and type(kind) is str and kind in _KINDS
-        and all(type(x) is int and 1 <= x <= _BIG for x in (e["no"], e["multiplier"], e["next_multiplier"]))
-        and all(type(x) is int and 0 <= x < n for x in (e["dealer"], e["next_dealer"]))
-        and (deal_no is None or (type(deal_no) is int and 1 <= deal_no <= _BIG))
-        and type(e["round"]) is bool
-        and type(e["text"]) is str and type(e["reason"]) is str and type(e["created_at"]) is str
-        and (e["contract"] is None or type(e["contract"]) is str)
-        and (offender is None or (type(offender) is str and offender.casefold() in seated))
-        and (replaces is None or (type(replaces) is str and replaces in here))
-        and type(pts) is dict and type(tk) is dict
-    ):
-        return False
-    values = pts.values()
-    if not all((type(x) is int and -_EXACT <= x <= _EXACT) or (type(x) is float and math.isfinite(x)) for x in values):
-        return False
-    folded = {p.casefold() for p in pts if type(p) is str}
-    if len(folded) != len(pts) or not folded <= seated.keys() or not _adds_to_zero(values):
-        return False
-    if not all(type(x) is bool for x in tk.values()) or not tk.keys() <= pts.keys():
-        return False
+def _check_entry(e: Any, j: int, w: str, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> None:
+    """Check entry ``j`` of session ``w`` (``n`` seats, ``seated``: casefolded name -> name) and add its uid to
+    ``seen`` (the file's) and ``here`` (its session's); raises :class:`_Bad` naming the first problem.
+
+    One test after another, each a plain comparison: a message is made only for the problem found (a
+    20,000-entry file is checked entry by entry)."""
+    if not isinstance(e, dict):
+        raise _bad(f"{w}, entries[{j}]", _("must be an object"))
+    if not _ENTRY_KEYS <= e.keys():
+        missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
+        raise _bad(f"{w}, entries[{j}]", _('lacks {missing}').format(missing=', '.join(missing)))
+    uid = e["uid"]
+    if not isinstance(uid, str) or uid == "":
+        raise _bad(f"{w}, entries[{j}]", _('"uid" must be a non-empty text'))
+    if uid in seen:
+        raise _bad(f"{w}, entries[{j}]", _('uid {uid} appears twice in the file').format(uid=uid))
+    seen.add(uid)
+    problem = _entry_problem(e, n, seated, here)
+    if problem is not None:
+        raise _bad(_("{session}, entry {uid}").format(session=w, uid=uid), problem)
+    here.add(uid)
+
+
+def _entry_problem(e: dict[str, Any], n: int, seated: Mapping[str, str], here: set[str]) -> str | None:
+    """The first thing wrong with the fields of the entry ``e`` (its uid checked already), or None."""
+    if e["kind"] not in _KINDS:
+        return _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS))
+    for k in ("no", "multiplier", "next_multiplier"):
+        x = e[k]
+        if not (_is_int(x) and 1 <= x <= _BIG):
+            return _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=_BIG)
+    for k in ("dealer", "next_dealer"):
+        x = e[k]
+        if not (_is_int(x) and 0 <= x < n):
+            return _('"{k}" must be a seat number').format(k=k)
+    deal_no = e["deal_no"]
+    if not (deal_no is None or (_is_int(deal_no) and 1 <= deal_no <= _BIG)):
+        return _('"deal_no" must be an entry number or null')
+    if not isinstance(e["round"], bool):
+        return _('"round" must be true or false')
+    for k in ("text", "reason", "created_at"):
+        if not isinstance(e[k], str):
+            return _('"{k}" must be text').format(k=k)
+    for k in ("contract", "offender", "replaces"):
+        if not _opt_str(e[k]):
+            return _('"{k}" must be text or null').format(k=k)
+    if e["offender"] is not None and e["offender"].casefold() not in seated:
+        return _("the offender is not at the table")
+    if e["replaces"] is not None and e["replaces"] not in here:
+        return _("it replaces an entry that is not listed before it in its session")
+    pts = e["points"]
+    if not (isinstance(pts, dict) and all(map(_is_num, pts.values()))):
+        return _('"points" must map players to numbers')
+    folded = [p.casefold() for p in pts]
+    if not all(map(seated.__contains__, folded)):
+        return _("points for a player who is not at the table")
+    if len(set(folded)) != len(pts):
+        return _("a player has points twice")
+    if not _adds_to_zero(pts.values()):
+        return _("the points do not add up to 0")
+    tk = e["takers"]
+    if not (isinstance(tk, dict) and set(map(type, tk.values())) <= {bool}):
+        return _('"takers" must map players to true/false')
+    if not tk.keys() <= pts.keys():
+        return _("a taker without points")
+    v = e["void"]
     if v is None:
-        return True
-    if type(v) is not dict:
-        return False
-    action, by = v.get("action"), v.get("by")
-    return (
-        "by" in v and action in ("undo", "amend") and (by is None or type(by) is str) and (action == "amend") == (by is not None)
-        and type(v.get("reason")) is str and type(v.get("created_at")) is str
-    )
+        return None
+    if not isinstance(v, dict):
+        return _('"void" must be an object or null')
+    if v.get("action") not in ("undo", "amend"):
+        return _('the void\'s "action" must be undo or amend')
+    if not ("by" in v and _opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None)):
+        return _('an amend void names the entry that replaced it ("by"), an undo does not')
+    if not (isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str)):
+        return _('the void needs "reason" and "created_at" texts')
+    return None
 
 
 def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
@@ -434,51 +474,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         _need(isinstance(s["entries"], list), w, lambda: _('"entries" must be a list'))
         uids_here: set[str] = set()
         for j, e in enumerate(s["entries"]):
-            if _entry_fits(e, n, seated, seen_entries, uids_here):
-                seen_entries.add(e["uid"])
-                uids_here.add(e["uid"])
-                continue
-            we = f"{w}, entries[{j}]"
-            _need(isinstance(e, dict), we, lambda: _("must be an object"))
-            missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
-            _need(not missing, we, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
-            _need(isinstance(e["uid"], str) and e["uid"] != "", we, lambda: _('"uid" must be a non-empty text'))
-            _need(e["uid"] not in seen_entries, we, lambda: _('uid {uid} appears twice in the file').format(uid=e['uid']))
-            seen_entries.add(e["uid"])
-            we = _("{session}, entry {uid}").format(session=w, uid=e["uid"])
-            _need(e["kind"] in _KINDS, we, lambda: _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS)))
-            for k in ("no", "multiplier", "next_multiplier"):
-                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, lambda: _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=2**40))
-            for k in ("dealer", "next_dealer"):
-                _need(_is_int(e[k]) and 0 <= e[k] < n, we, lambda: _('"{k}" must be a seat number').format(k=k))
-            _need(e["deal_no"] is None or (_is_int(e["deal_no"]) and 1 <= e["deal_no"] <= 2**40), we,
-                  lambda: _('"deal_no" must be an entry number or null'))
-            _need(isinstance(e["round"], bool), we, lambda: _('"round" must be true or false'))
-            for k in ("text", "reason", "created_at"):
-                _need(isinstance(e[k], str), we, lambda: _('"{k}" must be text').format(k=k))
-            for k in ("contract", "offender", "replaces"):
-                _need(_opt_str(e[k]), we, lambda: _('"{k}" must be text or null').format(k=k))
-            _need(e["offender"] is None or e["offender"].casefold() in seated, we, lambda: _("the offender is not at the table"))
-            _need(e["replaces"] is None or e["replaces"] in uids_here, we,
-                  lambda: _("it replaces an entry that is not listed before it in its session"))
-            pts = e["points"]
-            _need(isinstance(pts, dict) and all(map(_is_num, pts.values())), we, lambda: _('"points" must map players to numbers'))
-            folded = [p.casefold() for p in pts]
-            _need(all(map(seated.__contains__, folded)), we, lambda: _("points for a player who is not at the table"))
-            _need(len(set(folded)) == len(pts), we, lambda: _("a player has points twice"))
-            _need(_adds_to_zero(pts.values()), we, lambda: _("the points do not add up to 0"))
-            tk = e["takers"]
-            _need(isinstance(tk, dict) and set(map(type, tk.values())) <= {bool}, we, lambda: _('"takers" must map players to true/false'))
-            _need(tk.keys() <= pts.keys(), we, lambda: _("a taker without points"))
-            v = e["void"]
-            if v is not None:
-                _need(isinstance(v, dict), we, lambda: _('"void" must be an object or null'))
-                _need(v.get("action") in ("undo", "amend"), we, lambda: _('the void\'s "action" must be undo or amend'))
-                _need("by" in v and _opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
-                      lambda: _('an amend void names the entry that replaced it ("by"), an undo does not'))
-                _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
-                      lambda: _('the void needs "reason" and "created_at" texts'))
-            uids_here.add(e["uid"])
+            _check_entry(e, j, w, n, seated, seen_entries, uids_here)
         hist = s.get("history")
         _need(hist is None or (isinstance(hist, list) and all(
             isinstance(h, list) and len(h) == 2 and h[0] in ("entry", "void", "seal")
