@@ -32,7 +32,6 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     chosen output format, with its rules in words and (--honours) the honours."""
     from .. import ledger
     from ..core.competition import honours, in_words, rank
-    from ..ledger import competition as lc
 
     c = load_competition(path)
     day = None
@@ -47,10 +46,10 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     comp = replace(c, best=None) if day else c
     if db is not None:
         with ledger.open_ledger(db, readonly=True) as led:
-            rows = lc.table_rows(led.conn, c, day)
+            rows = led.table_rows(c, day)
             ranking = rank(comp, rows, per)
             if with_honours:
-                mis, partners, opponents = lc.honours_figures(led.conn, replace(c, since=day or c.since,
+                mis, partners, opponents = led.honours_figures(replace(c, since=day or c.since,
                                                                                 until=day or c.until))
                 hon = honours(comp, ranking, mis, partners, opponents)
     else:
@@ -127,18 +126,17 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     tag = c.tags[0] if c is not None and len(c.tags) == 1 else None
     if c is not None:
         from .. import ledger
-        from ..ledger import competition as lc
 
         db = ledger.existing_db_path(_db(ctx))
         rounds: dict[int, list[str]] = {}
         if db is not None:
             with ledger.open_ledger(db, readonly=True) as led:
-                day = day or lc.last_night(led.conn, c)
-                rounds = lc.night_rounds(led.conn, c, day) if day else {}
+                day = day or led.last_night(c)
+                rounds = led.night_rounds(c, day) if day else {}
                 before = (day, round_) if day and round_ is not None else None
-                rows = lc.table_rows(led.conn, c, None, before)
+                rows = led.table_rows(c, None, before)
                 if final and day:
-                    night_rows = lc.table_rows(led.conn, c, day)
+                    night_rows = led.table_rows(c, day)
                     for r in sorted(x for x in rounds if round_ is None or x < round_):
                         # the round's winner: the best score over its tables (ties: the tie-breaks, the name)
                         top = rank(replace(c, best=None), [t for t in night_rows if t.round == r], "table")

@@ -96,7 +96,7 @@ class LiveSheet:
             try:
                 if led is None:
                     led = Ledger(self.path, readonly=True)
-                version = led.conn.execute("PRAGMA data_version").fetchone()[0]
+                version = led.data_version()
                 if version != seen:
                     seen = version
                     self._load(led)

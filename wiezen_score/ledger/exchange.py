@@ -428,7 +428,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
     """Check the shape of the ``i``-th session of an export document; raises WiezenError naming the bad part."""
     from ..core.dates import parse_date
     from .rows import _rules_cache
-    from .store import check_player_names
+    from .sessions import check_player_names
 
     try:
         w = f"sessions[{i}]"
