@@ -1,4 +1,4 @@
-"""An import checks every entry of the file before it writes (ledger/exchange.py), one check after another:
+"""An import checks every entry of the file before it writes (ledger/import_check.py), one check after another:
 a good file passes whole, a changed or hostile entry is refused with a message naming the entry and its first
 problem (the messages of the quick test and the checks one by one it replaced, issue 26), never with a crash."""
 
@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wiezen_score.core.errors import WiezenError
-from wiezen_score.ledger import exchange
+from wiezen_score.ledger import import_check
 
-FIELDS = ("uid", *exchange._ENTRY_FIELDS, "void")
+FIELDS = ("uid", *import_check._ENTRY_FIELDS, "void")
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def outcome(doc: dict) -> tuple[str | None, set[str]]:
     """The message refusing the file's first session (None: it passes), and the entry uids seen."""
     seen: set[str] = set()
     try:
-        exchange.check_session(copy.deepcopy(doc["sessions"][0]), 0, set(), seen)
+        import_check.check_session(copy.deepcopy(doc["sessions"][0]), 0, set(), seen)
     except WiezenError as err:
         return str(err), seen
     return None, seen
