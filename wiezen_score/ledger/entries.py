@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date as Date
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -115,7 +115,7 @@ class Entries(Sessions):
         self,
         e: EntryInput,
         session_id: int | None = None,
-        then: Callable[[SessionInfo, int, Scored], Any] | None = None,
+        then: Callable[[SessionInfo, int, Scored], object] | None = None,
     ) -> tuple[int, Scored]:
         """Score and append one entry to the open session (or ``session_id``). Returns (entry no, scored).
 
@@ -238,14 +238,14 @@ class Entries(Sessions):
         """Record a whole session file in one transaction. Returns (session id, recorded now?).
 
         ``progress(n)`` is called as lines are recorded (n lines at a time), for a progress bar."""
-        from ..core.sessionfile import Amend, Header, Undo, parse_line
+        from ..core.sessionfile import Amend, Header, Line, Undo, parse_line
         from .memo import MemoFold
 
         digest = content_hash(text)
         existing = self.session_by_hash(digest) or self.session_by_hash(file_hash(text))  # (older wiezen: bytes)
         if existing is not None:
             return existing, False
-        lines: list[tuple[int, Any]] = []
+        lines: list[tuple[int, Line]] = []
         for no, raw in enumerate(text.splitlines(), 1):
             try:
                 item = parse_line(raw)
@@ -275,9 +275,11 @@ class Entries(Sessions):
                 rnd, tno = item.round or rnd, item.table or tno
         if players is None:
             raise WiezenError(_("the session file has no 'players' line before its first deal"))
+        body: list[tuple[int, EntryInput | Undo | Amend]] = []
         for no, item in lines[body_start:]:
             if isinstance(item, Header):
                 raise WiezenError(_("line {no}: '{key}' belongs at the top of the file, before the first deal").format(no=no, key=item.key))
+            body.append((no, item))
         try:
             date = session_setup(players, dealer, date, Date.fromisoformat(today))[2]
             rules, rules_text = resolve_rules(rules_spec)
@@ -300,7 +302,7 @@ class Entries(Sessions):
                 batch.clear()
 
             next_no = 1
-            for i, (lineno, item) in enumerate(lines[body_start:]):
+            for i, (lineno, item) in enumerate(body):
                 if progress is not None and i % 100 == 99:
                     progress(100)
                 try:

@@ -11,11 +11,72 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from collections.abc import Iterator
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from .standings import _num
+
+class ExportVoid(TypedDict):
+    action: str  # "undo" or "amend"
+    by: str | None  # amend: the uid of the entry that replaced the voided one
+    reason: str
+    created_at: str
+
+
+class ExportEntry(TypedDict):
+    """One entry of an exported session, voided ones too; players by name, entries by uid."""
+
+    uid: str
+    no: int
+    kind: str
+    text: str
+    contract: str | None
+    dealer: int
+    multiplier: int
+    offender: str | None
+    round: bool
+    deal_no: int | None
+    reason: str
+    next_dealer: int
+    next_multiplier: int
+    replaces: str | None
+    created_at: str
+    points: dict[str, int | float]
+    takers: dict[str, bool]
+    void: ExportVoid | None
+
+
+class ExportSeal(TypedDict):
+    n: int | None  # (None, as null, only where the ledger's chain lost its seal row: `wiezen check` says so)
+    seal: str
+    sealed_at: str | None
+
+
+class _ExportSessionFields(TypedDict):
+    uid: str
+    name: str
+    date: str
+    rules_name: str
+    rules_toml: str
+    first_dealer: int
+    started_at: str
+    ended_at: str | None
+    source_hash: str | None
+    players: list[str]
+    entries: list[ExportEntry]
+
+
+class ExportSession(_ExportSessionFields, total=False):
+    """One session of an export document; the keys below only when they apply."""
+
+    plan: str  # the evening's length, when one was given
+    tag: str  # a competition's label, round and table
+    round: int
+    table: int
+    history: list[list[str | int | None]]  # ["entry", uid], ["void", uid], ["seal", n] in recorded order
+    seals: list[ExportSeal]
+
 
 EXPORT_FORMAT = "wiezen-export"
 EXPORT_VERSION = 2  # 2: each session's history in recorded order and its seals
@@ -56,7 +117,7 @@ def _selected(
     return rows
 
 
-def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
+def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> ExportSession:
     """One session of the export document, from its row in ``sessions`` (three indexed reads)."""
     sid = r[0]
     players = [n for (n,) in conn.execute(
@@ -75,7 +136,7 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
         points.setdefault(eid, {})[name] = _num(v) or 0
         if taker:
             takers.setdefault(eid, {})[name] = bool(made)
-    entries = [
+    entries: list[ExportEntry] = [
         {
             "uid": e[1], "no": e[2], "kind": e[3], "text": e[4], "contract": e[5], "dealer": e[6], "multiplier": e[7],
             "offender": e[8], "round": bool(e[9]), "deal_no": e[10], "reason": e[11], "next_dealer": e[12],
@@ -92,7 +153,7 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
             (sid,),
         )
     ]  # fmt: skip
-    out = {
+    out: ExportSession = {
         "uid": r[1], "name": r[2], "date": r[3], "rules_name": r[4], "rules_toml": r[5], "first_dealer": r[6],
         "started_at": r[7], "ended_at": r[8], "source_hash": r[9], "players": players, "entries": entries,
     }  # fmt: skip
@@ -100,23 +161,26 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
         plan = conn.execute("SELECT plan FROM sessions WHERE id = ?", (r[0],)).fetchone()[0]
         if plan:
             out["plan"] = plan  # the evening's length, only when one was given
-    for k, v in (("tag", r[10]), ("round", r[11]), ("table", r[12])):  # competitions (only when set)
-        if v is not None:
-            out[k] = v
+    if r[10] is not None:  # competitions (only when set)
+        out["tag"] = r[10]
+    if r[11] is not None:
+        out["round"] = r[11]
+    if r[12] is not None:
+        out["table"] = r[12]
     if has_table(conn, "chain"):
         out["history"], out["seals"] = _history(conn, sid)
     return out
 
 
-def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[Any]], list[dict[str, Any]]]:
+def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[str | int | None]], list[ExportSeal]]:
     """The session's facts in the order they were recorded (["entry", uid], ["void", uid of the voided entry],
     ["seal", n]) and its seals: an import records them in the same order, so the seals are the same there."""
     from .chain import seal_code
 
     uids = {i: u for i, u in conn.execute("SELECT id, uid FROM entries WHERE session_id = ?", (sid,))}
     ns = {i: n for i, n in conn.execute("SELECT id, n FROM seals WHERE session_id = ?", (sid,))}
-    history: list[list[Any]] = []
-    seals: list[dict[str, Any]] = []
+    history: list[list[str | int | None]] = []
+    sealed: list[tuple[int | None, str]] = []
     for kind, rid, shash in conn.execute(
         "SELECT kind, rid, shash FROM chain WHERE session_id = ? AND kind <> 'session' ORDER BY seq", (sid,)
     ):
@@ -124,11 +188,9 @@ def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[Any]], list[
             history.append([kind, uids.get(rid)])
         elif kind == "seal":
             history.append(["seal", ns.get(rid)])
-            seals.append({"n": ns.get(rid), "seal": seal_code(shash)})
+            sealed.append((ns.get(rid), seal_code(shash)))
     at = {n: a for n, a in conn.execute("SELECT n, sealed_at FROM seals WHERE session_id = ?", (sid,))}
-    for x in seals:
-        x["sealed_at"] = at.get(x["n"])
-    return history, seals
+    return history, [{"n": n, "seal": code, "sealed_at": at.get(n)} for n, code in sealed]
 
 
 def _has_precedents(conn: sqlite3.Connection) -> bool:

@@ -6,10 +6,14 @@ imports the migration functions only (schema, precedents, standings), never the 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
 
 
-def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
+def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
     """The registry, in order. Append only: a released migration is never changed or removed.
 
     Each function gets a sqlite_utils.Database and runs inside the migration's transaction. (Imported here, when
@@ -43,7 +47,7 @@ MIGRATION_NAMES = (
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 
 
-def _migrations() -> Any:
+def _migrations() -> Migrations:
     from sqlite_utils.migrations import Migrations
 
     m = Migrations("wiezen")

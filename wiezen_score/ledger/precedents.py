@@ -24,6 +24,8 @@ from .sql import append_only
 from ..core.i18n import N_, _
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from .rows import EntryRow, SessionInfo
 
 
@@ -94,12 +96,12 @@ JOIN precedent_versions v ON v.precedent_id = p.id
 ORDER BY p.date DESC, p.id DESC"""
 
 
-def m008_rulings_view(db: Any) -> None:
+def m008_rulings_view(db: Database) -> None:
     """Migration: the ``rulings`` view (each precedent's current text), searchable in Datasette."""
     db.execute(RULINGS_VIEW)
 
 
-def m002_precedents(db: Any) -> None:
+def m002_precedents(db: Database) -> None:
     """Migration: the precedents log (runs inside the migration's transaction)."""
     from .sql import _statements
 

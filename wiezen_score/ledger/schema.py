@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 from ..core.i18n import _
 
 from .sql import _statements, append_only
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
-def m001_initial(db: Any) -> None:
+
+def m001_initial(db: Database) -> None:
     # executescript() would COMMIT the surrounding transaction: run the statements one by one
     for stmt in _statements(_SCHEMA_1):
         db.execute(stmt)
@@ -40,7 +43,7 @@ INSERT INTO session_totals (session_id, player_id, points)
 """
 
 
-def m004_session_totals(db: Any) -> None:
+def m004_session_totals(db: Database) -> None:
     """Each session's totals, kept in step by triggers, so a deal's report does not grow with the session."""
     for stmt in _statements(_SESSION_TOTALS):
         db.execute(stmt)
@@ -73,7 +76,7 @@ def no_replace(table: str, keys: list[tuple[str, ...]]) -> str:
     )
 
 
-def m005_no_replace(db: Any) -> None:
+def m005_no_replace(db: Database) -> None:
     """History cannot be replaced either; players are never renamed nor removed."""
     for table, keys in _KEYS.items():
         db.execute(no_replace(table, keys))
@@ -94,7 +97,7 @@ CREATE TABLE entry_points_exact (     -- one row per player of the deal in play 
 """
 
 
-def m006_chain(db: Any) -> None:
+def m006_chain(db: Database) -> None:
     """Exact points (twice the points as an integer) and the hash chain over every stored fact, with the
     seals of the sessions already ended (see ledger/chain.py)."""
     from ..core.errors import WiezenError
@@ -147,7 +150,7 @@ BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
 """
 
 
-def m007_evening_length(db: Any) -> None:
+def m007_evening_length(db: Database) -> None:
     """How long the evening is meant to last (``deals 24``, ``rounds 6``, ``target 100``; NULL: not said), kept
     like the rest of a session: it never changes once the session is started."""
     db.execute("ALTER TABLE sessions ADD COLUMN plan TEXT")
@@ -166,7 +169,7 @@ BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
 """
 
 
-def m009_competitions(db: Any) -> None:
+def m009_competitions(db: Database) -> None:
     """Club competitions: a session may carry a tag (which competition it belongs to) and, on a night with
     several tables, its round and table number. Kept in history like the rest of the session."""
     db.execute("ALTER TABLE sessions ADD COLUMN tag TEXT")  # a competition's label; NULL: none
@@ -177,7 +180,7 @@ def m009_competitions(db: Any) -> None:
     db.execute("CREATE INDEX sessions_tag ON sessions(tag, date)")
 
 
-def m010_rounds_index(db: Any) -> None:
+def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""
     db.execute("CREATE INDEX entries_rounds ON entries(session_id) WHERE round = 1")

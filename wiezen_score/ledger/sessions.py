@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date as Date
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -14,11 +14,14 @@ from .rows import (
 )
 from .players import Players
 
+if TYPE_CHECKING:
+    from .chain import Seal
+
 
 class Sessions(Players):
     """Sessions: one is open at a time; an ended one is sealed."""
 
-    def _session(self, where: str, args: Sequence[Any]) -> SessionInfo | None:
+    def _session(self, where: str, args: Sequence[object]) -> SessionInfo | None:
         row = self.conn.execute(
             "SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, ended_at, plan, tag, round, "
             "table_no "
@@ -129,7 +132,7 @@ class Sessions(Players):
             insert_seal(c, s.id, 1, ts)
         return s
 
-    def seals(self, session_id: int) -> list[Any]:
+    def seals(self, session_id: int) -> list[Seal]:
         """The session's seals, oldest first: the first when it ended, one more after each correction."""
         from .chain import seals
 
