@@ -12,9 +12,7 @@ from ..core.errors import WiezenError
 from ..core.i18n import _, ngettext
 from .connection import APP_ID, _connect, checkpoint, db_error
 from .migrations import SCHEMA_VERSION, _migrations
-from .rows import (
-    now,
-)
+from .rows import now
 
 
 class LedgerBase:

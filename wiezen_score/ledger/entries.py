@@ -10,9 +10,7 @@ from ..core.i18n import _
 from ..core.rules import HouseRules
 from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
 from .bulk import insert_entries
-from .rows import (
-    COUNTS, EntryRow, NewEntry, SessionInfo, half_points, insert_entry, insert_void, new_uid, now,
-)
+from .rows import COUNTS, EntryRow, NewEntry, SessionInfo, half_points, insert_entry, insert_void, new_uid, now
 from .sessions import Sessions, session_setup
 
 

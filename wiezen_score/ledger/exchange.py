@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypedDict
 
 from ..core.errors import WiezenError
 from .rows import (
@@ -43,6 +43,18 @@ class ImportLedger(Protocol):
     def known_player_name(self, name: str) -> str: ...
 
 
+class ImportSummary(TypedDict):
+    """What an import added, as `wiezen import --format json` reports it."""
+
+    sessions_added: int
+    entries_added: int
+    voids_added: int
+    sessions_ended: int
+    precedents_added: int
+    sessions_unchanged: int
+    session_ids: list[int]
+
+
 @dataclass
 class ImportReport:
     sessions: int = 0  # sessions added
@@ -58,7 +70,7 @@ class ImportReport:
     def added_anything(self) -> bool:
         return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ImportSummary:
         return {
             "sessions_added": self.sessions, "entries_added": self.entries, "voids_added": self.voids,
             "sessions_ended": self.ended, "precedents_added": self.precedents, "sessions_unchanged": self.unchanged,
@@ -280,7 +292,8 @@ def _player_ids(led: ImportLedger, names: Sequence[str]) -> list[int]:
     return [led.player_id(led.known_player_name(n)) for n in names]
 
 
-def _add_session(led: ImportLedger, s: Mapping[str, Any], open_row: Any, conflicts: list[str]) -> int | None:
+def _add_session(led: ImportLedger, s: Mapping[str, Any], open_row: tuple[int, str] | None,
+                 conflicts: list[str]) -> int | None:
     conn = led.conn
     if s["source_hash"] is not None:
         row = conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (s["source_hash"],)).fetchone()

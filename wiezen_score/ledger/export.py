@@ -11,7 +11,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from collections.abc import Iterator
-from typing import Any, Callable, Sequence, TypedDict
+from typing import Any, Callable, Sequence, TextIO, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -224,7 +224,7 @@ def export_doc(
 
 def write_export(
     conn: sqlite3.Connection,
-    out: Any,
+    out: TextIO,
     since: str | None = None,
     until: str | None = None,
     session_id: int | None = None,

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-
 from ..core.i18n import _
-from .rows import (
-    insert_house_rules,
-)
+from .rows import insert_house_rules
 from .entries import Entries
 
 
 class HouseRules(Entries):
-    """House rules by name, as users added them."""
+    """House rules by name, as users added them. (On top of the entries: replaced house rules are recorded as a
+    precedent, and the precedents log reads sessions and entries.)"""
 
     def rules_text(self, name: str) -> str | None:
         row = self.conn.execute(

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-
 from ..core.errors import WiezenError
 from ..core.i18n import _
-from .rows import (
-    insert_player,
-)
+from .rows import insert_player
 from .base import LedgerBase
 
 

@@ -9,9 +9,7 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.rules import HouseRules
 from ..core.scoring import Points
-from .rows import (
-    COUNTS, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now,
-)
+from .rows import COUNTS, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now
 from .players import Players
 
 if TYPE_CHECKING:
