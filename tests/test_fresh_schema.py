@@ -14,7 +14,7 @@ from _ledger_helpers import ok
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger.check import expected_schema
 from wiezen_score.ledger.fresh_build import create, schema_rows
-from wiezen_score.ledger.schema import MIGRATION_NAMES, SCHEMA_VERSION, _migrations
+from wiezen_score.ledger.migrations import MIGRATION_NAMES, SCHEMA_VERSION, _migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -122,12 +122,12 @@ def test_a_failing_migration_changes_nothing(old, monkeypatch):
     def broken(db):
         db.execute("CREATE TABLE half_done (x)")
         db.execute("DELETE FROM sessions")  # refused by a trigger: the migration fails
-    from wiezen_score.ledger import schema, store
+    from wiezen_score.ledger import base, migrations
 
-    monkeypatch.setattr(schema, "_migration_list", lambda: real() + [("m999_broken", broken)])
-    monkeypatch.setattr(schema, "MIGRATION_NAMES", ledger_mod.MIGRATION_NAMES + ("m999_broken",))
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", ledger_mod.SCHEMA_VERSION + 1)
-    monkeypatch.setattr(store, "SCHEMA_VERSION", ledger_mod.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(migrations, "_migration_list", lambda: real() + [("m999_broken", broken)])
+    monkeypatch.setattr(migrations, "MIGRATION_NAMES", ledger_mod.MIGRATION_NAMES + ("m999_broken",))
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", ledger_mod.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(base, "SCHEMA_VERSION", ledger_mod.SCHEMA_VERSION + 1)
     r = wz(old, "sheet")
     assert r.exit_code == 1 and "never deleted" in r.output and "Traceback" not in r.output
     monkeypatch.undo()

@@ -20,7 +20,7 @@ TARGET = ROOT / "wiezen_score" / "ledger" / "fresh.py"
 
 def render() -> str:
     from wiezen_score.ledger.fresh_build import migrated_statements
-    from wiezen_score.ledger.schema import MIGRATION_NAMES
+    from wiezen_score.ledger.migrations import MIGRATION_NAMES
 
     stmts = migrated_statements()
     body = "".join(f"    {s!r},\n" for s in stmts)

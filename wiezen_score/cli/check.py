@@ -44,13 +44,11 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
     import os
 
     from .. import ledger
-    from ..ledger.check import check_ledger
     from .common import echo_json
 
     path = ledger.resolve_path(_db(ctx))
     if not os.path.exists(path):
         raise WiezenError(_("no ledger at '{path}' yet: nothing to check").format(path=path))
-    from ..ledger.chain import check_seal
 
     sealed = None
     with ledger.open_ledger(path, readonly=True) as led:
@@ -69,15 +67,15 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
         with LazyProgress(N_("checking"), size=size) as bar:
             if as_json:  # JSON is English in every language
                 with english():
-                    result = check_ledger(led.conn, progress=bar)
+                    result = led.check_ledger(progress=bar)
             else:
-                result = check_ledger(led.conn, progress=bar)
+                result = led.check_ledger(progress=bar)
         if seal is not None:
             if as_json:
                 with english():
-                    sealed = check_seal(led.conn, seal, session_id)
+                    sealed = led.check_seal(seal, session_id)
             else:
-                sealed = check_seal(led.conn, seal, session_id)
+                sealed = led.check_seal(seal, session_id)
             if not sealed.ok and sealed.message.startswith("'"):
                 raise WiezenError(sealed.message)
     problems = [p for p in result.problems if session_id is None or p.session_id in (None, session_id)]

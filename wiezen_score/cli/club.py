@@ -95,7 +95,6 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
         competition_standings(ctx, competition, output, title, night, honours, until, after_night, period, grid, teams)
         return
     from .. import ledger
-    from ..ledger import standings as club_standings
 
     out_format = output.format
     lo, hi = _range(since, until)
@@ -104,9 +103,9 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     series: dict[str, list[tuple[str, Any]]] = {}
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
-            items = club_standings.standings(led.conn, lo, hi)
+            items = led.standings(lo, hi)
             if not FORMATS_REGISTRY[out_format].machine:  # the trend and the chart
-                by_player = club_standings.season_series(led.conn, lo, hi)
+                by_player = led.season_series(lo, hi)
                 series = {d["player"]: by_player[d["player"]] for d in items if d["player"] in by_player}
     period = _period(lo, hi)
     empty = _("no sessions in that period") if lo or hi else _("no sessions yet")
@@ -163,7 +162,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
         from .common import LazyProgress
 
         with ledger.open_ledger(path, readonly=True) as led, LazyProgress(N_("exporting")) as bar:
-            return exchange.write_export(led.conn, out, lo, hi, session_id, generator=generator, progress=bar)
+            return led.write_export(out, lo, hi, session_id, generator=generator, progress=bar)
 
     if output == "-":
         class Echo:

@@ -37,7 +37,6 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     from ..core.competition import in_words, tiebreak_sentence
     from ..core.dates import parse_when
     from ..core.ranking import honours, nights_of, rank, with_movement
-    from ..ledger import competition as lc
 
     c = load_competition(path)
     for warning in c.warnings:
@@ -65,16 +64,16 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     all_rows: list[Any] = []
     if db is not None:
         with ledger.open_ledger(db, readonly=True) as led:
-            rows = lc.table_rows(led.conn, c, day)
+            rows = led.table_rows(c, day)
             if after_night is not None:
                 shown = set(nights_of(rows)[:after_night])
                 rows = [r for r in rows if r.date in shown]
                 c = replace(c, until=max(shown, default=c.until))
             if with_honours:
-                mis, partners, opponents = lc.honours_figures(led.conn, replace(c, since=day or c.since,
+                mis, partners, opponents = led.honours_figures(replace(c, since=day or c.since,
                                                                                 until=day or c.until))
                 if season.periods and period is None:
-                    all_rows = lc.table_rows(led.conn, season)
+                    all_rows = led.table_rows(season)
     scaled: dict[str, int] = {}
     ranking = rank(comp, rows, per) if day else with_movement(comp, rows, scaled)
     if with_honours:
@@ -200,18 +199,17 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     tag = c.tags[0] if c is not None and len(c.tags) == 1 else None
     if c is not None:
         from .. import ledger
-        from ..ledger import competition as lc
 
         db = ledger.existing_db_path(_db(ctx))
         rounds: dict[int, list[str]] = {}
         if db is not None:
             with ledger.open_ledger(db, readonly=True) as led:
-                day = day or lc.last_night(led.conn, c)
-                rounds = lc.night_rounds(led.conn, c, day) if day else {}
+                day = day or led.last_night(c)
+                rounds = led.night_rounds(c, day) if day else {}
                 before = (day, round_) if day and round_ is not None else None
-                rows = lc.table_rows(led.conn, c, None, before)
+                rows = led.table_rows(c, None, before)
                 if final and day:
-                    night_rows = lc.table_rows(led.conn, c, day)
+                    night_rows = led.table_rows(c, day)
                     for r in sorted(x for x in rounds if round_ is None or x < round_):
                         # the round's winner: the best score over its tables (ties: the tie-breaks, the name)
                         top = rank(replace(c, best=None), [t for t in night_rows if t.round == r], "table")

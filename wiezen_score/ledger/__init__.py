@@ -14,7 +14,7 @@ when the file's ``user_version`` says a migration is due, so the everyday path s
 from .connection import APP_ID, BUSY_TIMEOUT_MS, _connect, checkpoint, db_error, flush_journal
 from .paths import check_ledger_path, default_path, existing_db_path, migration_backups, remove_ledger_files, resolve_path
 from .rows import EntryRow, SessionInfo, _num, _rules_cache, new_uid, now, stored_input
-from .schema import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
+from .migrations import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
 from .sql import _statements, append_only
 from .store import (
     Ledger, added_rules, check_player_names, file_hash, open_ledger, peek_open_session, rules_lookup,

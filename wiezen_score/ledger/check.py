@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 from ..core.errors import WiezenError
 from ..core.numbers import signed
 from .rows import COUNTS
-from .schema import SCHEMA_VERSION
+from .migrations import SCHEMA_VERSION
 from ..core.i18n import _
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
@@ -229,7 +229,7 @@ def expected_schema(version: int) -> dict[tuple[str, str], str]:
     if version not in _EXPECTED:
         from sqlite_utils import Database
 
-        from .schema import _migration_list, _migrations
+        from .migrations import _migration_list, _migrations
 
         mem = sqlite3.connect(":memory:", isolation_level=None)
         try:

@@ -1,10 +1,8 @@
-"""Export and import (merge): sessions as a JSON document, and another ledger or export merged into this one.
+"""Import (merge): an export document, or another wiezen ledger, merged into this one.
 
-Export writes every selected session with its house-rules snapshot, its players in seat order, every entry
-(voided ones too, with their void) and, when the precedents log exists, the precedents. Import merges
-such a document, or another wiezen ledger, into this one in one write transaction: rows are matched by their
-stable ``uid``, so the same data twice adds nothing, and any row whose uid is known here with other content is
-a conflict that refuses the whole import.
+The document is written by export.py and its shape checked by import_check.py. Import merges it into this
+ledger in one write transaction: rows are matched by their stable ``uid``, so the same data twice adds nothing,
+and any row whose uid is known here with other content is a conflict that refuses the whole import.
 
 History only grows: an import may add sessions, entries, voids and the end of a session that was still open
 here; it never changes or removes anything that is already recorded.
@@ -12,13 +10,10 @@ here; it never changes or removes anything that is already recorded.
 
 from __future__ import annotations
 
-import math
-import os
 import sqlite3
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from collections.abc import Iterator
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypedDict
 
 from ..core.errors import WiezenError
 from .rows import (
@@ -26,235 +21,38 @@ from .rows import (
     insert_seal, insert_session, insert_void,
 )
 from .bulk import insert_entries
-from .standings import _num
 from ..core.i18n import _, ngettext
+from .export import EXPORT_FORMAT, EXPORT_VERSION, _session_cols, _session_doc, export_doc, has_table, import_source, write_export
+from .import_check import _ENTRY_FIELDS, check_precedent, check_session, validate_header
 
-EXPORT_FORMAT = "wiezen-export"
-EXPORT_VERSION = 2  # 2: each session's history in recorded order and its seals
-
-# ------------------------------------------------------------------------------------------------- export
-
-
-def has_table(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+__all__ = [
+    "EXPORT_FORMAT", "EXPORT_VERSION", "ImportReport", "check_session", "export_doc", "import_doc", "import_source",
+    "validate_header", "write_export",
+]
 
 
-_SESSION_BASE = "s.id, s.uid, s.name, s.date, s.rules_name, s.rules_toml, s.first_dealer, s.started_at, s.ended_at, s.source_hash"
+class ImportLedger(Protocol):
+    """What an import needs of the ledger it merges into: its connection, a write, players by name."""
+
+    conn: sqlite3.Connection
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def player_id(self, name: str) -> int: ...
+
+    def known_player_name(self, name: str) -> str: ...
 
 
-def _session_cols(conn: sqlite3.Connection) -> str:
-    """The sessions columns an export reads; a ledger of an older schema (read as an import's source) has no
-    competition columns (tag, round, table): NULL for those."""
-    has_tag = any(r[1] == "tag" for r in conn.execute("PRAGMA table_info(sessions)"))
-    return _SESSION_BASE + (", s.tag, s.round, s.table_no" if has_tag else ", NULL, NULL, NULL")
+class ImportSummary(TypedDict):
+    """What an import added, as `wiezen import --format json` reports it."""
 
-
-def _selected(
-    conn: sqlite3.Connection, since: str | None, until: str | None, session_id: int | None
-) -> list[tuple[Any, ...]]:
-    """The session rows of a selection, oldest first."""
-    # only the conditions that apply, so that SQLite uses the indexes (an "x IS NULL OR ..." defeats them)
-    where = ["1"]
-    if since is not None:
-        where.append("s.date >= :since")
-    if until is not None:
-        where.append("s.date <= :until")
-    if session_id is not None:
-        where.append("s.id = :sid")
-    rows = conn.execute(
-        f"SELECT {_session_cols(conn)} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.date, s.id",
-        {"since": since, "until": until, "sid": session_id},
-    ).fetchall()
-    if session_id is not None and not rows:
-        raise WiezenError(_('no session {session_id} (see `wiezen sessions`)').format(session_id=session_id))
-    return rows
-
-
-def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
-    """One session of the export document, from its row in ``sessions`` (three indexed reads)."""
-    sid = r[0]
-    players = [n for (n,) in conn.execute(
-        "SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ? ORDER BY st.seat",
-        (sid,),
-    )]  # fmt: skip
-    points: dict[int, dict[str, int | float]] = {}
-    takers: dict[int, dict[str, bool]] = {}
-    for eid, name, v, taker, made in conn.execute(
-        "SELECT ep.entry_id, p.name, ep.points, ep.taker, ep.made FROM entries e "
-        "JOIN entry_points ep ON ep.entry_id = e.id JOIN players p ON p.id = ep.player_id "
-        "LEFT JOIN seats st ON st.session_id = e.session_id AND st.player_id = ep.player_id "
-        "WHERE e.session_id = ? ORDER BY e.id, st.seat",
-        (sid,),
-    ):
-        points.setdefault(eid, {})[name] = _num(v) or 0
-        if taker:
-            takers.setdefault(eid, {})[name] = bool(made)
-    entries = [
-        {
-            "uid": e[1], "no": e[2], "kind": e[3], "text": e[4], "contract": e[5], "dealer": e[6], "multiplier": e[7],
-            "offender": e[8], "round": bool(e[9]), "deal_no": e[10], "reason": e[11], "next_dealer": e[12],
-            "next_multiplier": e[13], "replaces": e[14], "created_at": e[15],
-            "points": points.get(e[0], {}), "takers": takers.get(e[0], {}),
-            "void": None if e[16] is None else {"action": e[16], "by": e[17], "reason": e[18], "created_at": e[19]},
-        }
-        for e in conn.execute(
-            "SELECT e.id, e.uid, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, o.name, e.round, e.deal_no, "
-            "e.reason, e.next_dealer, e.next_multiplier, r.uid, e.created_at, v.action, b.uid, v.reason, v.created_at "
-            "FROM entries e LEFT JOIN players o ON o.id = e.offender_id LEFT JOIN entries r ON r.id = e.replaces "
-            "LEFT JOIN voids v ON v.entry_id = e.id LEFT JOIN entries b ON b.id = v.by_entry "
-            "WHERE e.session_id = ? ORDER BY e.id",
-            (sid,),
-        )
-    ]  # fmt: skip
-    out = {
-        "uid": r[1], "name": r[2], "date": r[3], "rules_name": r[4], "rules_toml": r[5], "first_dealer": r[6],
-        "started_at": r[7], "ended_at": r[8], "source_hash": r[9], "players": players, "entries": entries,
-    }  # fmt: skip
-    if any(c[1] == "plan" for c in conn.execute("PRAGMA table_info(sessions)")):
-        plan = conn.execute("SELECT plan FROM sessions WHERE id = ?", (r[0],)).fetchone()[0]
-        if plan:
-            out["plan"] = plan  # the evening's length, only when one was given
-    for k, v in (("tag", r[10]), ("round", r[11]), ("table", r[12])):  # competitions (only when set)
-        if v is not None:
-            out[k] = v
-    if has_table(conn, "chain"):
-        out["history"], out["seals"] = _history(conn, sid)
-    return out
-
-
-def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[Any]], list[dict[str, Any]]]:
-    """The session's facts in the order they were recorded (["entry", uid], ["void", uid of the voided entry],
-    ["seal", n]) and its seals: an import records them in the same order, so the seals are the same there."""
-    from .chain import seal_code
-
-    uids = {i: u for i, u in conn.execute("SELECT id, uid FROM entries WHERE session_id = ?", (sid,))}
-    ns = {i: n for i, n in conn.execute("SELECT id, n FROM seals WHERE session_id = ?", (sid,))}
-    history: list[list[Any]] = []
-    seals: list[dict[str, Any]] = []
-    for kind, rid, shash in conn.execute(
-        "SELECT kind, rid, shash FROM chain WHERE session_id = ? AND kind <> 'session' ORDER BY seq", (sid,)
-    ):
-        if kind in ("entry", "void"):
-            history.append([kind, uids.get(rid)])
-        elif kind == "seal":
-            history.append(["seal", ns.get(rid)])
-            seals.append({"n": ns.get(rid), "seal": seal_code(shash)})
-    at = {n: a for n, a in conn.execute("SELECT n, sealed_at FROM seals WHERE session_id = ?", (sid,))}
-    for x in seals:
-        x["sealed_at"] = at.get(x["n"])
-    return history, seals
-
-
-def _has_precedents(conn: sqlite3.Connection) -> bool:
-    return has_table(conn, "precedents") and has_table(conn, "precedent_versions")
-
-
-def _header(since: str | None, until: str | None, session_id: int | None, generator: str) -> dict[str, Any]:
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "generator": generator,
-        "selection": {"since": since, "until": until, "session": session_id},
-    }
-
-
-def export_doc(
-    conn: sqlite3.Connection,
-    since: str | None = None,
-    until: str | None = None,
-    session_id: int | None = None,
-    generator: str = "",
-) -> dict[str, Any]:
-    """The export document (see the README's "Club" section) for the selected sessions, in memory."""
-    rows = _selected(conn, since, until, session_id)
-    doc = _header(since, until, session_id, generator)
-    doc["sessions"] = [_session_doc(conn, r) for r in rows]
-    if _has_precedents(conn):
-        doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], session_id, since, until)
-    return doc
-
-
-def write_export(
-    conn: sqlite3.Connection,
-    out: Any,
-    since: str | None = None,
-    until: str | None = None,
-    session_id: int | None = None,
-    generator: str = "",
-    progress: Callable[[int, int], None] | None = None,
-) -> int:
-    """Write the export document to the text stream ``out`` one session at a time (memory stays small however
-    long the history). The same JSON as :func:`export_doc`. Returns the number of sessions written."""
-    import json
-
-    rows = _selected(conn, since, until, session_id)
-
-    def dump(value: Any, indent: str) -> str:
-        from ..views.safe import safe_json
-
-        return safe_json(json.dumps(value, ensure_ascii=False, indent=1)).replace("\n", "\n" + indent)
-
-    out.write("{\n")
-    for k, v in _header(since, until, session_id, generator).items():
-        out.write(f" {json.dumps(k)}: {dump(v, ' ')},\n")
-    out.write(' "sessions": [')
-    for i, r in enumerate(rows):
-        out.write(("," if i else "") + "\n  " + dump(_session_doc(conn, r), "  "))
-        if progress is not None:
-            progress(i + 1, len(rows))
-    out.write("\n ]" if rows else "]")
-    if _has_precedents(conn):
-        out.write(',\n "precedents": ' + dump(_export_precedents(conn, [r[1] for r in rows], session_id, since, until), " "))
-    out.write("\n}\n")
-    return len(rows)
-
-
-def _export_precedents(
-    conn: sqlite3.Connection, session_uids: list[str], session_id: int | None, since: str | None, until: str | None
-) -> list[dict[str, Any]]:
-    """The precedents log with every version of its text; session and entry named by their uids.
-
-    With ``--session``: the precedents of that session. With a date range: those of the exported sessions and
-    those without a session dated in the range. Otherwise all of them.
-    """
-    import json
-
-    wanted = set(session_uids)
-    versions: dict[int, list[dict[str, Any]]] = {}
-    for pid, version, title, ruling, tags, note, edited_at in conn.execute(
-        "SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions "
-        "ORDER BY precedent_id, version"
-    ):
-        versions.setdefault(pid, []).append({
-            "version": version, "title": title, "ruling": ruling, "tags": json.loads(tags), "note": note,
-            "edited_at": edited_at,
-        })  # fmt: skip
-    out = []
-    for pid, uid, date, s_uid, entry_no, e_uid, players, origin, created_at in conn.execute(
-        "SELECT p.id, p.uid, p.date, s.uid, p.entry_no, e.uid, p.players, p.origin, p.created_at FROM precedents p "
-        "LEFT JOIN sessions s ON s.id = p.session_id LEFT JOIN entries e ON e.id = p.entry_id ORDER BY p.id"
-    ):
-        if s_uid is not None:
-            if (session_id is not None or since or until) and s_uid not in wanted:
-                continue
-        elif session_id is not None or (since and date < since) or (until and date > until):
-            continue
-        out.append({
-            "uid": uid, "date": date, "session": s_uid, "entry_no": entry_no, "entry": e_uid,
-            "players": json.loads(players), "origin": origin, "created_at": created_at,
-            "versions": versions.get(pid, []),
-        })  # fmt: skip
-    return out
-
-
-# ------------------------------------------------------------------------------------------------- import
-
-_KINDS = ("deal", "pass", "redeal", "penalty")
-_SESSION_KEYS = ("uid", "name", "date", "rules_name", "rules_toml", "first_dealer", "started_at", "ended_at",
-                 "source_hash", "players", "entries")  # fmt: skip
-_PRECEDENT_KEYS = ("uid", "date", "session", "entry_no", "entry", "players", "origin", "created_at", "versions")
-_ENTRY_FIELDS = ("no", "kind", "text", "contract", "dealer", "multiplier", "offender", "round", "deal_no", "reason",
-                 "next_dealer", "next_multiplier", "replaces", "created_at", "points", "takers")  # fmt: skip
+    sessions_added: int
+    entries_added: int
+    voids_added: int
+    sessions_ended: int
+    precedents_added: int
+    sessions_unchanged: int
+    session_ids: list[int]
 
 
 @dataclass
@@ -272,233 +70,12 @@ class ImportReport:
     def added_anything(self) -> bool:
         return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ImportSummary:
         return {
             "sessions_added": self.sessions, "entries_added": self.entries, "voids_added": self.voids,
             "sessions_ended": self.ended, "precedents_added": self.precedents, "sessions_unchanged": self.unchanged,
             "session_ids": self.session_ids,
         }  # fmt: skip
-
-
-class _Bad(Exception):
-    pass
-
-
-def _need(cond: bool, where: str, what: Callable[[], str]) -> None:
-    """Raise :class:`_Bad` unless ``cond``; ``what`` makes the message only then (a 20,000-entry file is checked
-    field by field: its messages are not translated and formatted 25 times an entry in vain)."""
-    if not cond:
-        text = what()
-        raise _Bad(f"{where} {text}" if where == _("the file") else f"{where}: {text}")
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    if isinstance(v, bool):
-        return False
-    if isinstance(v, int):
-        return True  # (math.isfinite of an int too large for a float raises OverflowError)
-    return isinstance(v, float) and math.isfinite(v)
-
-
-def _adds_to_zero(values: Iterable[Any]) -> bool:
-    """The points (ints, finite floats) sum to 0, exactly (math.fsum); past what a float holds, or when the sum
-    overflows on the way (1e308 + 1e308 - ...), as fractions. (Such points are refused later all the same, with
-    the most a deal can give: rows.half_points.)"""
-    values = list(values)
-    try:
-        return math.fsum(map(float, values)) == 0
-    except OverflowError:
-        from fractions import Fraction
-
-        return sum(map(Fraction, values)) == 0
-
-
-def _opt_str(v: Any) -> bool:
-    return v is None or isinstance(v, str)
-
-
-def validate_header(doc: Any) -> None:
-    """Check an export document's top level (its sessions are checked one by one, see :func:`check_session`)."""
-    try:
-        _need(isinstance(doc, dict), _("the file"), lambda: _("is not a wiezen export (a JSON object was expected)"))
-        _need(doc.get("format") == EXPORT_FORMAT, _("the file"), lambda: _('is not a wiezen export (no "format": "{export_format}")').format(export_format=EXPORT_FORMAT))
-        version = doc.get("version")
-        _need(_is_int(version), _("the file"), lambda: _('"version" must be a whole number'))
-        _need(version <= EXPORT_VERSION, _("the file"),
-              lambda: _('was exported by a newer wiezen (format version {version}; this one reads up to {export_version}): upgrade wiezen').format(version=version, export_version=EXPORT_VERSION))
-        sessions = doc.get("sessions")
-        _need(isinstance(sessions, (list, Iterator)), _("the file"), lambda: _('"sessions" must be a list'))
-        precs = doc.get("precedents")
-        _need(precs is None or isinstance(precs, list), _("the file"), lambda: _('"precedents" must be a list'))
-    except _Bad as bad:
-        raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
-
-
-_ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))
-_BIG = 2**40
-_EXACT = 2**53  # an int a float holds exactly: the sum of such points is the sum check_session makes
-
-
-def _entry_fits(e: Any, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> bool:
-    """True only when the entry ``e`` passes every check :func:`check_session` makes of an entry: the quick way,
-    without naming what is wrong (a 20,000-entry file is checked entry by entry). False says nothing: the
-    entry then goes through the checks one by one, which name the first problem (or find none)."""
-    if type(e) is not dict or not _ENTRY_KEYS <= e.keys():
-        return False
-    uid, kind, pts, tk, v = e["uid"], e["kind"], e["points"], e["takers"], e["void"]
-    offender, replaces, deal_no = e["offender"], e["replaces"], e["deal_no"]
-    if not (
-        type(uid) is str and uid and uid not in seen
-        and type(kind) is str and kind in _KINDS
-        and all(type(x) is int and 1 <= x <= _BIG for x in (e["no"], e["multiplier"], e["next_multiplier"]))
-        and all(type(x) is int and 0 <= x < n for x in (e["dealer"], e["next_dealer"]))
-        and (deal_no is None or (type(deal_no) is int and 1 <= deal_no <= _BIG))
-        and type(e["round"]) is bool
-        and type(e["text"]) is str and type(e["reason"]) is str and type(e["created_at"]) is str
-        and (e["contract"] is None or type(e["contract"]) is str)
-        and (offender is None or (type(offender) is str and offender.casefold() in seated))
-        and (replaces is None or (type(replaces) is str and replaces in here))
-        and type(pts) is dict and type(tk) is dict
-    ):
-        return False
-    values = pts.values()
-    if not all((type(x) is int and -_EXACT <= x <= _EXACT) or (type(x) is float and math.isfinite(x)) for x in values):
-        return False
-    folded = {p.casefold() for p in pts if type(p) is str}
-    if len(folded) != len(pts) or not folded <= seated.keys() or not _adds_to_zero(values):
-        return False
-    if not all(type(x) is bool for x in tk.values()) or not tk.keys() <= pts.keys():
-        return False
-    if v is None:
-        return True
-    if type(v) is not dict:
-        return False
-    action, by = v.get("action"), v.get("by")
-    return (
-        "by" in v and action in ("undo", "amend") and (by is None or type(by) is str) and (action == "amend") == (by is not None)
-        and type(v.get("reason")) is str and type(v.get("created_at")) is str
-    )
-
-
-def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
-    """Check the shape of the ``i``-th session of an export document; raises WiezenError naming the bad part."""
-    from ..core.dates import parse_date
-    from .rows import _rules_cache
-    from .store import check_player_names
-
-    try:
-        w = f"sessions[{i}]"
-        _need(isinstance(s, dict), w, lambda: _("must be an object"))
-        missing = [k for k in _SESSION_KEYS if k not in s]
-        _need(not missing, w, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
-        _need(isinstance(s["uid"], str) and s["uid"] != "", w, lambda: _('"uid" must be a non-empty text'))
-        _need(s["uid"] not in seen_sessions, w, lambda: _('uid {uid} appears twice in the file').format(uid=s['uid']))
-        seen_sessions.add(s["uid"])
-        w = _("session {uid}").format(uid=s["uid"])
-        for k in ("name", "date", "rules_name", "rules_toml", "started_at"):
-            _need(isinstance(s[k], str), w, lambda: _('"{k}" must be text').format(k=k))
-        for k in ("ended_at", "source_hash"):
-            _need(_opt_str(s[k]), w, lambda: _('"{k}" must be text or null').format(k=k))
-        if s.get("plan") is not None:
-            from ..core.evening import parse_plan
-
-            _need(isinstance(s["plan"], str), w, lambda: _('"plan" must be text or null'))
-            try:
-                parse_plan(s["plan"])
-            except WiezenError as err:
-                raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
-        from ..core.sessionfile import TAG_RE, MAX_ROUND
-
-        _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
-              lambda: _('"tag" must be one word (letters, digits, -, ., _) or null'))
-        for k in ("round", "table"):
-            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))
-        try:
-            _need(parse_date(s["date"]).isoformat() == s["date"], w, lambda: _('bad date {date}').format(date=repr(s['date'])))
-            _rules_cache(s["rules_toml"], s["rules_name"])
-        except WiezenError as err:
-            raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
-        players = s["players"]
-        _need(isinstance(players, list) and all(isinstance(p, str) for p in players), w, lambda: _('"players" must be a list of names'))
-        try:
-            check_player_names(players)
-        except WiezenError as err:
-            raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
-        n = len(players)
-        _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, lambda: _('"first_dealer" must be a seat number'))
-        seated = {p.casefold(): p for p in players}
-        _need(isinstance(s["entries"], list), w, lambda: _('"entries" must be a list'))
-        uids_here: set[str] = set()
-        for j, e in enumerate(s["entries"]):
-            if _entry_fits(e, n, seated, seen_entries, uids_here):
-                seen_entries.add(e["uid"])
-                uids_here.add(e["uid"])
-                continue
-            we = f"{w}, entries[{j}]"
-            _need(isinstance(e, dict), we, lambda: _("must be an object"))
-            missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
-            _need(not missing, we, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
-            _need(isinstance(e["uid"], str) and e["uid"] != "", we, lambda: _('"uid" must be a non-empty text'))
-            _need(e["uid"] not in seen_entries, we, lambda: _('uid {uid} appears twice in the file').format(uid=e['uid']))
-            seen_entries.add(e["uid"])
-            we = _("{session}, entry {uid}").format(session=w, uid=e["uid"])
-            _need(e["kind"] in _KINDS, we, lambda: _('kind must be one of {kinds}').format(kinds=', '.join(_KINDS)))
-            for k in ("no", "multiplier", "next_multiplier"):
-                _need(_is_int(e[k]) and 1 <= e[k] <= 2**40, we, lambda: _('"{k}" must be a whole number from 1 to {value}').format(k=k, value=2**40))
-            for k in ("dealer", "next_dealer"):
-                _need(_is_int(e[k]) and 0 <= e[k] < n, we, lambda: _('"{k}" must be a seat number').format(k=k))
-            _need(e["deal_no"] is None or (_is_int(e["deal_no"]) and 1 <= e["deal_no"] <= 2**40), we,
-                  lambda: _('"deal_no" must be an entry number or null'))
-            _need(isinstance(e["round"], bool), we, lambda: _('"round" must be true or false'))
-            for k in ("text", "reason", "created_at"):
-                _need(isinstance(e[k], str), we, lambda: _('"{k}" must be text').format(k=k))
-            for k in ("contract", "offender", "replaces"):
-                _need(_opt_str(e[k]), we, lambda: _('"{k}" must be text or null').format(k=k))
-            _need(e["offender"] is None or e["offender"].casefold() in seated, we, lambda: _("the offender is not at the table"))
-            _need(e["replaces"] is None or e["replaces"] in uids_here, we,
-                  lambda: _("it replaces an entry that is not listed before it in its session"))
-            pts = e["points"]
-            _need(isinstance(pts, dict) and all(map(_is_num, pts.values())), we, lambda: _('"points" must map players to numbers'))
-            folded = [p.casefold() for p in pts]
-            _need(all(map(seated.__contains__, folded)), we, lambda: _("points for a player who is not at the table"))
-            _need(len(set(folded)) == len(pts), we, lambda: _("a player has points twice"))
-            _need(_adds_to_zero(pts.values()), we, lambda: _("the points do not add up to 0"))
-            tk = e["takers"]
-            _need(isinstance(tk, dict) and set(map(type, tk.values())) <= {bool}, we, lambda: _('"takers" must map players to true/false'))
-            _need(tk.keys() <= pts.keys(), we, lambda: _("a taker without points"))
-            v = e["void"]
-            if v is not None:
-                _need(isinstance(v, dict), we, lambda: _('"void" must be an object or null'))
-                _need(v.get("action") in ("undo", "amend"), we, lambda: _('the void\'s "action" must be undo or amend'))
-                _need("by" in v and _opt_str(v.get("by")) and (v.get("action") == "amend") == (v.get("by") is not None), we,
-                      lambda: _('an amend void names the entry that replaced it ("by"), an undo does not'))
-                _need(isinstance(v.get("reason"), str) and isinstance(v.get("created_at"), str), we,
-                      lambda: _('the void needs "reason" and "created_at" texts'))
-            uids_here.add(e["uid"])
-        hist = s.get("history")
-        _need(hist is None or (isinstance(hist, list) and all(
-            isinstance(h, list) and len(h) == 2 and h[0] in ("entry", "void", "seal")
-            and (_is_int(h[1]) if h[0] == "seal" else isinstance(h[1], str)) for h in hist)), w,
-            lambda: _('"history" must be a list of ["entry", UID], ["void", UID] or ["seal", N]'))
-        seals = s.get("seals")
-        _need(seals is None or (isinstance(seals, list) and all(
-            isinstance(x, dict) and _is_int(x.get("n")) and 1 <= x["n"] <= 100_000 and isinstance(x.get("seal"), str)
-            and isinstance(x.get("sealed_at"), str) for x in seals)), w,
-            lambda: _('"seals" must be a list of {"n": N, "seal": CODE, "sealed_at": TIME}'))
-        _need(seals is None or [x["n"] for x in seals] == list(range(1, len(seals) + 1)), w,
-              lambda: _("the seals must be numbered 1, 2, 3 ... in order"))
-        _need(not seals or s["ended_at"] is not None, w, lambda: _("an open session cannot carry a seal"))
-        _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, lambda: _("its first seal is not at its end"))
-        for j, e in enumerate(s["entries"]):
-            v = e["void"]
-            if v is not None and v["by"] is not None:
-                _need(v["by"] in uids_here, _("{session}, entry {uid}").format(session=w, uid=e["uid"]), lambda: _("voided by an entry that is not in its session"))
-    except _Bad as bad:
-        raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
 
 def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -539,7 +116,7 @@ def _differences(here: Mapping[str, Any], there: Mapping[str, Any], keys: Iterab
     return out
 
 
-def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
+def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                progress: Callable[[int, int], None] | None = None) -> ImportReport:
     """Merge an export document into the ledger ``led`` in one write transaction (all or nothing).
 
@@ -711,11 +288,12 @@ def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[
     return out
 
 
-def _player_ids(led: Any, names: Sequence[str]) -> list[int]:
+def _player_ids(led: ImportLedger, names: Sequence[str]) -> list[int]:
     return [led.player_id(led.known_player_name(n)) for n in names]
 
 
-def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[str]) -> int | None:
+def _add_session(led: ImportLedger, s: Mapping[str, Any], open_row: tuple[int, str] | None,
+                 conflicts: list[str]) -> int | None:
     conn = led.conn
     if s["source_hash"] is not None:
         row = conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (s["source_hash"],)).fetchone()
@@ -738,7 +316,7 @@ def _add_session(led: Any, s: Mapping[str, Any], open_row: Any, conflicts: list[
 
 
 def _add_entries(
-    led: Any,
+    led: ImportLedger,
     sid: int,
     s: Mapping[str, Any],
     entries: Sequence[Mapping[str, Any]],
@@ -864,48 +442,8 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
     sess_id = {uid: sid for sid, uid in conn.execute("SELECT id, uid FROM sessions")}
     added = 0
     for i, p in enumerate(precs):
-        try:
-            _need(isinstance(p, dict), f"precedents[{i}]", lambda: _("must be an object"))
-            missing = [k for k in _PRECEDENT_KEYS if k not in p]
-            _need(not missing, f"precedents[{i}]", lambda: _('lacks {missing}').format(missing=', '.join(missing)))
-            _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", lambda: _('"uid" must be a non-empty text'))
-            w = _("precedent {uid}").format(uid=p["uid"][:8])
-            _need(isinstance(p["date"], str) and isinstance(p["created_at"], str), w, lambda: _('"date" and "created_at" must be text'))
-            _need(_opt_str(p["session"]) and _opt_str(p["entry"]), w, lambda: _('"session" and "entry" must be uids or null'))
-            _need(p["entry_no"] is None or (_is_int(p["entry_no"]) and 1 <= p["entry_no"] <= 2**40), w,
-                  lambda: _('"entry_no" must be a number from 1 to {value} or null').format(value=2**40))
-            _need(p["origin"] in ("ruling", "penalty", "house-rules"), w, lambda: _('"origin" must be ruling, penalty or house-rules'))
-            _need(isinstance(p["players"], list) and all(isinstance(x, str) for x in p["players"]), w,
-                  lambda: _('"players" must be a list of names'))
-            vs = p["versions"]
-            _need(isinstance(vs, list) and len(vs) > 0 and all(isinstance(v, dict) for v in vs), w,
-                  lambda: _('"versions" must be a non-empty list'))
-            for k, v in enumerate(vs, 1):
-                _need(v.get("version") == k, w, lambda: _("versions must be numbered 1, 2, 3 ... in order"))
-                _need(all(isinstance(v.get(x), str) for x in ("title", "ruling", "note", "edited_at")), w,
-                      lambda: _('a version needs "title", "ruling", "note" and "edited_at" texts'))
-                _need(isinstance(v.get("tags"), list) and all(isinstance(t, str) for t in v["tags"]), w,
-                      lambda: _('"tags" must be a list of words'))
-                # the same checks as `precedent add` and `precedent edit`: a clear line, never "CHECK constraint failed"
-                from ..core.text import require_utf8
-                from .precedents import clean_ruling, clean_tags, clean_title
-
-                try:
-                    for x in ("title", "ruling", "note"):
-                        require_utf8(v[x], f'its "{x}"')
-                    clean_title(v["title"])
-                    clean_ruling(v["ruling"])
-                    clean_tags(v["tags"])
-                except WiezenError as e:
-                    raise _Bad(_('{w}, version {k}: {error}').format(w=w, k=k, error=str(e).replace(_('; nothing was recorded'), ''))) from None
-            from ..core.dates import parse_date
-
-            try:
-                _need(parse_date(p["date"]).isoformat() == p["date"], w, lambda: _('bad date {date} (YYYY-MM-DD)').format(date=repr(p['date'])))
-            except WiezenError:
-                raise _Bad(_('{w}: bad date {date} (YYYY-MM-DD)').format(w=w, date=repr(p['date']))) from None
-        except _Bad as e:
-            raise WiezenError(_('cannot import: {error}').format(error=e)) from None
+        w = check_precedent(p, i)
+        vs = p["versions"]
         session_id = entry_id = None
         if p["session"] is not None:
             session_id = sess_id.get(p["session"])
@@ -956,68 +494,3 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             if here is not None:
                 added += 1
     return added
-
-
-# ------------------------------------------------------------------------------------- reading import files
-
-
-@contextmanager
-def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
-    """The export document in ``path``: a JSON export, or another wiezen ledger opened read-only.
-
-    Yields the document and what it was (``"file"`` or ``"ledger"``). A ledger's sessions are read one at a
-    time, inside one read transaction (a consistent snapshot, however long the history), while the caller
-    imports them.
-    """
-
-    from .connection import APP_ID, db_error
-    from .schema import SCHEMA_VERSION
-
-    if not os.path.exists(path):
-        raise WiezenError(_("'{path}' does not exist").format(path=path))
-    if os.path.isdir(path):
-        raise WiezenError(_("'{path}' is a folder, not a file").format(path=path))
-    try:
-        with open(path, "rb") as f:
-            head = f.read(16)
-    except OSError as e:
-        raise WiezenError(_("cannot read '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
-    if head != b"SQLite format 3\x00":
-        from ..core.text import parse_json
-
-        try:
-            with open(path, encoding="utf-8-sig") as f:
-                text = f.read()
-        except UnicodeDecodeError:
-            raise WiezenError(_("'{path}' is neither a wiezen export (JSON) nor a wiezen ledger").format(path=path)) from None
-        except OSError as e:
-            raise WiezenError(_("cannot read '{path}': {strerror}").format(path=path, strerror=e.strerror)) from None
-        doc = parse_json(text, f"'{path}'")
-        yield doc, "file"
-        return
-    try:
-        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True, isolation_level=None)
-    except sqlite3.Error as e:
-        raise db_error(e, path) from None
-    try:
-        conn.execute("BEGIN")  # one snapshot for every read below
-        app = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if app != APP_ID or version < 1:
-            raise WiezenError(_("'{path}' is an SQLite database, but not a wiezen ledger").format(path=path))
-        if version > SCHEMA_VERSION:
-            raise WiezenError(
-                _("'{path}' was written by a newer wiezen (schema {version}, this one knows {schema}): upgrade wiezen").format(path=path, version=version, schema=SCHEMA_VERSION)
-            )
-        from .. import __version__
-
-        rows = _selected(conn, None, None, None)
-        doc = _header(None, None, None, f"wiezen {__version__}")
-        doc["sessions"] = (_session_doc(conn, r) for r in rows)
-        if _has_precedents(conn):
-            doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], None, None, None)
-        yield doc, "ledger"
-    except sqlite3.Error as e:
-        raise db_error(e, path) from None
-    finally:
-        conn.close()

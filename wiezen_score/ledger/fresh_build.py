@@ -23,7 +23,7 @@ def migrated_statements() -> list[str]:
     """The statements, in order, that make what the migrations leave in an empty ledger."""
     from sqlite_utils import Database
 
-    from .schema import _migrations
+    from .migrations import _migrations
 
     mem = sqlite3.connect(":memory:", isolation_level=None)
     try:

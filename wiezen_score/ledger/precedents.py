@@ -5,8 +5,8 @@ involved; its text (title, ruling, tags) lives in ``precedent_versions``: an edi
 is current, earlier ones stay as the precedent's history. Both tables are append-only (triggers). A trigger
 keeps ``precedents_fts`` (SQLite FTS5, accents folded) in step with the current version for full-text search.
 
-Functions take a :class:`~wiezen_score.ledger.Ledger`; those that write open their own transaction unless
-they are told they run inside one (``in_tx``).
+Functions take a :class:`~wiezen_score.ledger.Ledger` (as :class:`PrecedentLedger`: the little of it they use);
+those that write open their own transaction unless they are told they run inside one (``in_tx``).
 """
 
 from __future__ import annotations
@@ -15,16 +15,31 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..core.errors import WiezenError
-from ..views.precedent import HL_END, HL_START
+from ..core.safe import HL_END, HL_START
 from .sql import append_only
 from ..core.i18n import N_, _
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from .rows import EntryRow, SessionInfo
-    from .store import Ledger
+
+
+class PrecedentLedger(Protocol):
+    """What the precedents log needs of a ledger: its connection, a session and its entries, a write."""
+
+    conn: sqlite3.Connection
+
+    def session(self, session_id: int | None = None) -> SessionInfo: ...
+
+    def entries(self, s: SessionInfo, since_no: int = 0) -> list[EntryRow]: ...
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
 
 ORIGINS = ("ruling", "penalty", "house-rules")
 
@@ -81,12 +96,12 @@ JOIN precedent_versions v ON v.precedent_id = p.id
 ORDER BY p.date DESC, p.id DESC"""
 
 
-def m008_rulings_view(db: Any) -> None:
+def m008_rulings_view(db: Database) -> None:
     """Migration: the ``rulings`` view (each precedent's current text), searchable in Datasette."""
     db.execute(RULINGS_VIEW)
 
 
-def m002_precedents(db: Any) -> None:
+def m002_precedents(db: Database) -> None:
     """Migration: the precedents log (runs inside the migration's transaction)."""
     from .sql import _statements
 
@@ -250,7 +265,7 @@ def _row(r: Sequence[Any], history: tuple[Version, ...] = ()) -> Precedent:
     )
 
 
-def get(led: Ledger, pid: int) -> Precedent:
+def get(led: PrecedentLedger, pid: int) -> Precedent:
     r = led.conn.execute(_SELECT + "WHERE p.id = ?", (pid,)).fetchone()
     if r is None:
         raise WiezenError(_('no precedent {pid} (see `wiezen precedent list`)').format(pid=pid))
@@ -266,7 +281,7 @@ def get(led: Ledger, pid: int) -> Precedent:
 
 
 def list_(
-    led: Ledger,
+    led: PrecedentLedger,
     since: str | None = None,
     until: str | None = None,
     tag: str | None = None,
@@ -291,7 +306,7 @@ def list_(
     return out
 
 
-def search(led: Ledger, text: str, limit: int = 50) -> tuple[list[Hit], bool]:
+def search(led: PrecedentLedger, text: str, limit: int = 50) -> tuple[list[Hit], bool]:
     """Best match first (bm25; a title counts most, then tags, then the ruling).
 
     Returns (hits, all words?): when no precedent has all the words, those with any of them.
@@ -320,7 +335,7 @@ def search(led: Ledger, text: str, limit: int = 50) -> tuple[list[Hit], bool]:
     return [Hit(by_id[r[0]], r[1], r[2], r[3]) for r in rows if r[0] in by_id], not any_word
 
 
-def for_session(led: Ledger, session_id: int) -> dict[int, list[tuple[int, str]]]:
+def for_session(led: PrecedentLedger, session_id: int) -> dict[int, list[tuple[int, str]]]:
     """Entry number -> [(precedent id, current title)] of the rulings attached to entries of the session."""
     try:
         rows = led.conn.execute(
@@ -334,7 +349,7 @@ def for_session(led: Ledger, session_id: int) -> dict[int, list[tuple[int, str]]
     return out
 
 
-def linked_entry(led: Ledger, p: Precedent) -> tuple[SessionInfo | None, EntryRow | None, EntryRow | None]:
+def linked_entry(led: PrecedentLedger, p: Precedent) -> tuple[SessionInfo | None, EntryRow | None, EntryRow | None]:
     """The session a precedent arose from, the entry row as it was scored then, and the row that counts now."""
     if p.session_id is None:
         return None, None, None
@@ -351,7 +366,7 @@ def linked_entry(led: Ledger, p: Precedent) -> tuple[SessionInfo | None, EntryRo
 # Writing
 
 
-def _resolve_players(led: Ledger, names: Sequence[str], s: SessionInfo | None) -> tuple[str, ...]:
+def _resolve_players(led: PrecedentLedger, names: Sequence[str], s: SessionInfo | None) -> tuple[str, ...]:
     from ..core.deal import resolve_player
 
     out: list[str] = []
@@ -375,7 +390,7 @@ def _resolve_players(led: Ledger, names: Sequence[str], s: SessionInfo | None) -
 
 
 def add(
-    led: Ledger,
+    led: PrecedentLedger,
     title: str,
     ruling: str,
     *,
@@ -398,7 +413,7 @@ def add(
 
 
 def _add(
-    led: Ledger, title: str, ruling: str, date: str, tags: tuple[str, ...], session_id: int | None,
+    led: PrecedentLedger, title: str, ruling: str, date: str, tags: tuple[str, ...], session_id: int | None,
     entry_no: int | None, players: Sequence[str], origin: str,
 ) -> int:
     from .rows import insert_precedent, insert_precedent_version, new_uid, now
@@ -425,7 +440,7 @@ def _add(
 
 
 def edit(
-    led: Ledger,
+    led: PrecedentLedger,
     pid: int,
     title: str | None = None,
     ruling: str | None = None,
@@ -450,7 +465,7 @@ def edit(
     return pid, version
 
 
-def rules_changed(led: Ledger, name: str, old: str, new: str, reason: str | None, date: str) -> int | None:
+def rules_changed(led: PrecedentLedger, name: str, old: str, new: str, reason: str | None, date: str) -> int | None:
     """The automatic precedent for replaced house rules (inside the `rules add` transaction).
 
     None when the values are the same (only comments or layout changed).

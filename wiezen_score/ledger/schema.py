@@ -1,14 +1,17 @@
-"""The schema and its migrations: a registry of functions applied in order (sqlite-utils Migrations)."""
+"""The schema's statements and the migration functions that make the core tables (ledger/migrations.py orders them)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING
 from ..core.i18n import _
 
 from .sql import _statements, append_only
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
-def _m001_initial(db: Any) -> None:
+
+def m001_initial(db: Database) -> None:
     # executescript() would COMMIT the surrounding transaction: run the statements one by one
     for stmt in _statements(_SCHEMA_1):
         db.execute(stmt)
@@ -40,7 +43,7 @@ INSERT INTO session_totals (session_id, player_id, points)
 """
 
 
-def _m004_session_totals(db: Any) -> None:
+def m004_session_totals(db: Database) -> None:
     """Each session's totals, kept in step by triggers, so a deal's report does not grow with the session."""
     for stmt in _statements(_SESSION_TOTALS):
         db.execute(stmt)
@@ -73,7 +76,7 @@ def no_replace(table: str, keys: list[tuple[str, ...]]) -> str:
     )
 
 
-def _m005_no_replace(db: Any) -> None:
+def m005_no_replace(db: Database) -> None:
     """History cannot be replaced either; players are never renamed nor removed."""
     for table, keys in _KEYS.items():
         db.execute(no_replace(table, keys))
@@ -94,7 +97,7 @@ CREATE TABLE entry_points_exact (     -- one row per player of the deal in play 
 """
 
 
-def _m006_chain(db: Any) -> None:
+def m006_chain(db: Database) -> None:
     """Exact points (twice the points as an integer) and the hash chain over every stored fact, with the
     seals of the sessions already ended (see ledger/chain.py)."""
     from ..core.errors import WiezenError
@@ -147,7 +150,7 @@ BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
 """
 
 
-def _m007_evening_length(db: Any) -> None:
+def m007_evening_length(db: Database) -> None:
     """How long the evening is meant to last (``deals 24``, ``rounds 6``, ``target 100``; NULL: not said), kept
     like the rest of a session: it never changes once the session is started."""
     db.execute("ALTER TABLE sessions ADD COLUMN plan TEXT")
@@ -166,7 +169,7 @@ BEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END
 """
 
 
-def _m009_competitions(db: Any) -> None:
+def m009_competitions(db: Database) -> None:
     """Club competitions: a session may carry a tag (which competition it belongs to) and, on a night with
     several tables, its round and table number. Kept in history like the rest of the session."""
     db.execute("ALTER TABLE sessions ADD COLUMN tag TEXT")  # a competition's label; NULL: none
@@ -177,51 +180,10 @@ def _m009_competitions(db: Any) -> None:
     db.execute("CREATE INDEX sessions_tag ON sessions(tag, date)")
 
 
-def _m010_rounds_index(db: Any) -> None:
+def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""
     db.execute("CREATE INDEX entries_rounds ON entries(session_id) WHERE round = 1")
-
-
-def _migration_list() -> list[tuple[str, Callable[[Any], None]]]:
-    """The registry, in order. Append only: a released migration is never changed or removed.
-
-    Each function gets a sqlite_utils.Database and runs inside the migration's transaction.
-    """
-    from .standings import club_views_migration
-    from .precedents import m002_precedents, m008_rulings_view
-
-    return [
-        ("m001_initial", _m001_initial),
-        ("m002_precedents", m002_precedents),
-        ("m003_club_views", club_views_migration),
-        ("m004_session_totals", _m004_session_totals),
-        ("m005_no_replace", _m005_no_replace),
-        ("m006_chain", _m006_chain),
-        ("m007_evening_length", _m007_evening_length),
-        ("m008_rulings_view", m008_rulings_view),
-        ("m009_competitions", _m009_competitions),
-        ("m010_rounds_index", _m010_rounds_index),
-    ]
-
-
-# The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
-# everyday path checks one integer and never imports sqlite-utils.
-# The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
-MIGRATION_NAMES = (
-    "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
-    "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index",
-)
-SCHEMA_VERSION = len(MIGRATION_NAMES)
-
-
-def _migrations() -> Any:
-    from sqlite_utils.migrations import Migrations
-
-    m = Migrations("wiezen")
-    for name, fn in _migration_list():
-        m(name=name)(fn)
-    return m
 
 
 _SCHEMA_1 = (

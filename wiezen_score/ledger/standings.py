@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.numbers import fmt, plain
 from ..core.i18n import _
 from .rows import COUNTS
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 
@@ -117,7 +120,7 @@ LEFT JOIN voids v ON v.entry_id = e.id
 ORDER BY s.date, s.id, e.no, e.id, p.name"""
 
 
-def club_views_migration(db: Any) -> None:
+def club_views_migration(db: Database) -> None:
     """Migration m003: the ``player_evenings`` table and its triggers (filled from the history so far), and
     the ``standings`` and ``scoresheet`` views."""
     from .sql import _statements

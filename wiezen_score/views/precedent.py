@@ -5,11 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.i18n import _
-
-
-# Markers around the matched words in search results; the command line turns them into colour or nothing.
-HL_START = "\x02"
-HL_END = "\x03"
+from ..core.safe import HL_END, HL_START
 
 _BOLD = "\x1b[1;33m"
 _RESET = "\x1b[0m"

@@ -1,4 +1,4 @@
-"""Printing text from users safely: the one place that decides which characters are shown as escapes. Pure.
+"""Printing text from users safely: the unsafe characters (core/safe.py decides which) shown as escapes. Pure.
 
 Names, reasons, precedents, session names and file names are stored exactly as given, but a terminal obeys
 some characters instead of showing them: ESC starts a sequence that can clear the screen or (OSC 52) write the
@@ -14,30 +14,11 @@ characters as visible escapes instead (``\\x1b``, ``\\n``, ``\\u202e``):
 
 from __future__ import annotations
 
-import unicodedata
+from ..core.safe import is_unsafe, safe_json
 
 __all__ = ["is_unsafe", "safe", "safe_json", "safe_lines"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# format characters that are harmless and needed in ordinary text: the soft hyphen and the joiners of
-# emoji sequences and of Persian or Indic writing
-_KEEP_FORMAT = frozenset("\u00ad\u200c\u200d")
-
-
-def is_unsafe(ch: str) -> bool:
-    """A character a terminal may obey instead of showing: controls (C0, DEL, C1), format characters such as
-    the bidi overrides and zero-width space, line and paragraph separators, and lone surrogates."""
-    o = ord(ch)
-    if 0x20 <= o < 0x7F:
-        return False
-    if o < 0x20 or 0x7F <= o <= 0x9F or 0xD800 <= o <= 0xDFFF:
-        return True
-    if o <= 0xFF:  # Latin-1 letters and signs (the soft hyphen is kept): nothing to escape
-        return False
-    cat = unicodedata.category(ch)
-    return cat in ("Zl", "Zp", "Cs") or (cat == "Cf" and ch not in _KEEP_FORMAT)
-
-
 def _escape(ch: str) -> str:
     named = _NAMED.get(ch)
     if named:
@@ -69,23 +50,6 @@ def safe_lines(text: object) -> str:
     if _plain(s.replace("\n", " ").replace("\t", " ")):  # (plain but for its line breaks and tabs, as a sheet)
         return s
     return "".join(_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in s)
-
-
-def _json_escape(ch: str) -> str:
-    o = ord(ch)
-    if o < 0x10000:
-        return f"\\u{o:04x}"
-    o -= 0x10000
-    return f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}"
-
-
-def safe_json(dumped: str) -> str:
-    """A JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every unsafe character written as a
-    ``\\uXXXX`` escape. Outside strings JSON has only ASCII, so only string contents change, and
-    ``json.loads`` gives back the same value."""
-    if dumped.isascii() and "\x7f" not in dumped:
-        return dumped
-    return "".join(_json_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in dumped)
 
 
 def safe_tree(value: object) -> object:
