@@ -6,8 +6,12 @@ and voids are append-only, enforced by triggers: a correction adds rows, it neve
 
 Every connection: foreign keys on, WAL, a busy timeout; every write that reads first runs in
 ``BEGIN IMMEDIATE`` so that concurrent scorers queue instead of failing with "database is locked".
-The schema is built by a registry of migration functions (sqlite-utils ``Migrations``), imported only
-when the file's ``user_version`` says a migration is due, so the everyday path stays light.
+The schema is built by a registry of migration functions (sqlite-utils ``Migrations``, migrations.py), imported
+only when the file's ``user_version`` says a migration is due, so the everyday path stays light.
+
+The :class:`Ledger` (store.py) is what the command line and the server use; it is composed of parts of one idea
+each: the connection and its write transaction (base.py), players, sessions, entries, house rules, and the
+club's reads (standings, competitions, export, checks). No caller outside the ledger touches its connection.
 """
 
 
