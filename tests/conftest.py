@@ -27,7 +27,7 @@ settings.load_profile(os.environ.get("WIEZEN_HYPOTHESIS", "dev"))
 
 # Variables a developer's shell may set that change what wiezen prints or where it writes. Every test starts
 # without them (a test that needs one sets it), so the run does not depend on the terminal or on pytest-xdist.
-_AMBIENT = ("COLUMNS", "LINES", "WIEZEN_DB", "WIEZEN_DEBUG", "WIEZEN_CSV_DIALECT", "NO_COLOR", "FORCE_COLOR")
+_AMBIENT = ("COLUMNS", "LINES", "WIEZEN_DB", "WIEZEN_TABLE", "WIEZEN_DEBUG", "WIEZEN_CSV_DIALECT", "NO_COLOR", "FORCE_COLOR")
 
 
 @pytest.fixture(autouse=True)

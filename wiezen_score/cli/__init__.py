@@ -60,10 +60,12 @@ class WiezenGroup(click.Group):
         spec = COMMANDS.get(name)
         if spec is None:
             return None
-        from .common import add_db_option
+        from .common import TABLE_COMMANDS, add_db_option, add_table_option
 
         module = importlib.import_module(f"{__name__}.{spec[0]}")
         cmd: click.Command = getattr(module, spec[1])
+        if name in TABLE_COMMANDS or isinstance(cmd, click.Group):
+            add_table_option(cmd)
         return add_db_option(cmd)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -388,6 +388,35 @@ def add_db_option(cmd: click.Command) -> click.Command:
     return cmd
 
 
+#: the commands that work on the open session: each takes --table N ($WIEZEN_TABLE) to choose the table on a club
+#: night (`session end` among them; `session start` has its own --table, the table it opens)
+TABLE_COMMANDS = frozenset({"deal", "pass", "redeal", "penalty", "undo", "amend", "sheet", "explain", "settle", "play",
+                            "end"})
+
+
+def add_table_option(cmd: click.Command) -> click.Command:
+    """``--table N`` (and $WIEZEN_TABLE) on the commands that work on the open session: the table they work at."""
+    if isinstance(cmd, click.Group):
+        for name, sub in cmd.commands.items():
+            if name in TABLE_COMMANDS:
+                add_table_option(sub)
+        return cmd
+    if not any(p.name == "table_choice" for p in cmd.params):
+        cmd.params.append(click.Option(
+            ["--table", "table_choice"], type=click.IntRange(1, 999), envvar="WIEZEN_TABLE", expose_value=False,
+            callback=_set_table, metavar="N", help="The table to work at, when several are open (a club night); "
+            "$WIEZEN_TABLE sets it for a terminal."))
+    return cmd
+
+
+def _set_table(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    from ..ledger import CHOSEN_TABLE
+
+    if value is not None:
+        token = CHOSEN_TABLE.set(value)
+        ctx.call_on_close(lambda: CHOSEN_TABLE.reset(token))
+
+
 def _db(ctx: click.Context) -> Any:
     return ctx.find_root().obj.get("db")
 

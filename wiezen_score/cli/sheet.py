@@ -49,10 +49,33 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     from ..ledger.documents import sheet_doc
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
+        tables = [] if session_id or date_ or led.chosen_table() is not None else led.open_sessions()
+        if len(tables) > 1:  # a club night, no table chosen: each open table's sheet
+            _each_table(output, [(s.table, sheet_doc(led, s)) for s in tables], last, led)
+            return
         s = pick_session(led, session_id, date_)
         doc = sheet_doc(led, s)
     headers, rows = sheet_rows(doc)
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
+
+
+def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], last: int | None, led: Any) -> None:
+    """`sheet` on a club night with no table chosen: each open table's sheet (text), the list of their documents
+    (JSON), one CSV of their entries with a column per player of the night (empty where he did not sit)."""
+    players = list(dict.fromkeys(p for _t, d in docs for p in d["session"]["players"]))
+    csv_rows = []
+    for table, d in docs:
+        _h, rows = sheet_rows(d)
+        own = d["session"]["players"]
+        csv_rows += [[table, *r[:7], *(r[7 + own.index(p)] if p in own else None for p in players)] for r in rows]
+
+    def page() -> str:
+        raise led.several_open_error(led.open_sessions())  # one page is one table: choose it
+
+    output.emit(["table", "no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players], csv_rows,
+                [{"table": t, **d} for t, d in docs], html=page,
+                text=lambda: "\n\n".join(_("table {table}:").format(table=t) + "\n" + render_sheet(d, last, text_width())
+                                          for t, d in docs))
 
 
 @click.command()

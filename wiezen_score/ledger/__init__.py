@@ -19,6 +19,7 @@ from .connection import APP_ID, BUSY_TIMEOUT_MS, _connect, checkpoint, db_error,
 from .paths import check_ledger_path, default_path, existing_db_path, migration_backups, remove_ledger_files, resolve_path
 from .rows import EntryRow, SessionInfo, _num, _rules_cache, new_uid, now, stored_input
 from .migrations import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
+from .sessions import CHOSEN_TABLE
 from .sql import _statements, append_only
 from .store import (
     Ledger, added_rules, check_player_names, file_hash, open_ledger, peek_open_session, rules_lookup,
@@ -26,7 +27,7 @@ from .store import (
 )
 
 __all__ = [
-    "APP_ID", "BUSY_TIMEOUT_MS", "EntryRow", "Ledger", "MIGRATION_NAMES", "SCHEMA_VERSION", "SessionInfo",
+    "APP_ID", "BUSY_TIMEOUT_MS", "CHOSEN_TABLE", "EntryRow", "Ledger", "MIGRATION_NAMES", "SCHEMA_VERSION", "SessionInfo",
     "_connect", "_migration_list", "checkpoint", "flush_journal", "_migrations", "_num", "_rules_cache", "_statements", "added_rules",
     "append_only", "check_ledger_path", "check_player_names", "db_error", "default_path", "existing_db_path", "file_hash",
     "migration_backups", "new_uid", "now", "open_ledger", "peek_open_session", "remove_ledger_files",

@@ -5,7 +5,7 @@ they differ. Do not edit by hand.
 """
 
 # fmt: off
-MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index')
+MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables')
 
 STATEMENTS = (
     'CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)',
@@ -14,7 +14,6 @@ STATEMENTS = (
     'CREATE TABLE house_rules (            -- house rules added by users; the newest row of a name is current\n    id INTEGER PRIMARY KEY,\n    name TEXT NOT NULL,\n    toml TEXT NOT NULL,\n    reason TEXT,\n    added_at TEXT NOT NULL\n)',
     'CREATE INDEX house_rules_name ON house_rules(name, id)',
     "CREATE TABLE sessions (\n    id INTEGER PRIMARY KEY,\n    uid TEXT NOT NULL UNIQUE,\n    name TEXT NOT NULL DEFAULT '',\n    date TEXT NOT NULL,\n    rules_name TEXT NOT NULL,\n    rules_toml TEXT NOT NULL,         -- the exact house rules the session was started under\n    first_dealer INTEGER NOT NULL,    -- seat\n    started_at TEXT NOT NULL,\n    ended_at TEXT,\n    source_hash TEXT UNIQUE           -- replayed session files, so the same file is not recorded twice\n, plan TEXT, tag TEXT, round INTEGER CHECK (round IS NULL OR round >= 1), table_no INTEGER CHECK (table_no IS NULL OR table_no >= 1))",
-    'CREATE UNIQUE INDEX one_open_session ON sessions(ended_at IS NULL) WHERE ended_at IS NULL',
     'CREATE INDEX sessions_date ON sessions(date)',
     'CREATE TABLE seats (\n    session_id INTEGER NOT NULL REFERENCES sessions(id),\n    seat INTEGER NOT NULL,\n    player_id INTEGER NOT NULL REFERENCES players(id),\n    PRIMARY KEY (session_id, seat),\n    UNIQUE (session_id, player_id)\n) WITHOUT ROWID',
     "CREATE TABLE entries (\n    id INTEGER PRIMARY KEY,\n    uid TEXT NOT NULL UNIQUE,\n    session_id INTEGER NOT NULL REFERENCES sessions(id),\n    no INTEGER NOT NULL,              -- the entry's number on the sheet; an amendment keeps the number\n    kind TEXT NOT NULL CHECK (kind IN ('deal', 'pass', 'redeal', 'penalty')),\n    text TEXT NOT NULL,               -- canonical deal line ('samen 8 jan+piet 9'), 'pas', ...\n    contract TEXT,                    -- deals: the contract's name\n    dealer INTEGER NOT NULL,          -- seat of the dealer\n    multiplier INTEGER NOT NULL CHECK (multiplier >= 1),\n    offender_id INTEGER REFERENCES players(id),   -- penalties\n    round INTEGER NOT NULL DEFAULT 0, -- penalty: een rondje geven instead of points\n    deal_no INTEGER,                  -- penalty: the deal it is linked to\n    reason TEXT NOT NULL DEFAULT '',\n    next_dealer INTEGER NOT NULL,     -- the table state after this entry: who deals next ...\n    next_multiplier INTEGER NOT NULL, -- ... and the multiplier the next played deal gets\n    replaces INTEGER REFERENCES entries(id),      -- an amendment: the entry it corrects\n    created_at TEXT NOT NULL\n)",
@@ -78,4 +77,5 @@ STATEMENTS = (
     "CREATE TRIGGER sessions_keep_history BEFORE UPDATE ON sessions\nWHEN OLD.ended_at IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.uid IS NOT OLD.uid OR NEW.name IS NOT OLD.name\n  OR NEW.date IS NOT OLD.date OR NEW.rules_name IS NOT OLD.rules_name OR NEW.rules_toml IS NOT OLD.rules_toml\n  OR NEW.first_dealer IS NOT OLD.first_dealer OR NEW.started_at IS NOT OLD.started_at\n  OR NEW.source_hash IS NOT OLD.source_hash OR NEW.plan IS NOT OLD.plan\n  OR NEW.tag IS NOT OLD.tag OR NEW.round IS NOT OLD.round OR NEW.table_no IS NOT OLD.table_no\nBEGIN SELECT RAISE(ABORT, 'a session only changes by being ended'); END",
     'CREATE INDEX sessions_tag ON sessions(tag, date)',
     'CREATE INDEX entries_rounds ON entries(session_id) WHERE round = 1',
+    'CREATE UNIQUE INDEX one_open_session_per_table ON sessions(coalesce(table_no, 0)) WHERE ended_at IS NULL',
 )

@@ -34,6 +34,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m008_rulings_view", m008_rulings_view),
         ("m009_competitions", schema.m009_competitions),
         ("m010_rounds_index", schema.m010_rounds_index),
+        ("m011_tables", schema.m011_tables),
     ]
 
 
@@ -42,7 +43,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 # The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
-    "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index",
+    "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

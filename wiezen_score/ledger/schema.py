@@ -180,6 +180,14 @@ def m009_competitions(db: Database) -> None:
     db.execute("CREATE INDEX sessions_tag ON sessions(tag, date)")
 
 
+def m011_tables(db: Database) -> None:
+    """A club night: one open session per table. The one open session of a ledger becomes one per table number
+    (a session without a table counts as table 0: still one such at a time); which tables may be open together,
+    and that a player sits at one of them, is checked when a session starts (ledger/sessions.py)."""
+    db.execute("DROP INDEX one_open_session")
+    db.execute("CREATE UNIQUE INDEX one_open_session_per_table ON sessions(coalesce(table_no, 0)) WHERE ended_at IS NULL")
+
+
 def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from datetime import date as Date
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -16,8 +17,30 @@ if TYPE_CHECKING:
     from .chain import Seal
 
 
+#: the table a command works at (`--table N`, $WIEZEN_TABLE), for every ledger opened while it runs; None: the open
+#: session when only one is open (a server that follows several tables gives each ledger its own, ``Sessions.table``)
+CHOSEN_TABLE: ContextVar[int | None] = ContextVar("wiezen_table", default=None)
+
+
 class Sessions(Players):
-    """Sessions: one is open at a time; an ended one is sealed."""
+    """Sessions: one open session, or one open session per table on a club night; an ended one is sealed."""
+
+    #: the table this ledger works at: set by its user, else :data:`CHOSEN_TABLE` when it is read
+    table: int | None = None
+
+    def chosen_table(self) -> int | None:
+        return self.table if self.table is not None else CHOSEN_TABLE.get()
+
+    def open_sessions(self) -> list[SessionInfo]:
+        """Every open session, by table."""
+        ids = [int(r[0]) for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE ended_at IS NULL ORDER BY table_no, id")]
+        return [s for s in (self._session("id = ?", (i,)) for i in ids) if s is not None]
+
+    def several_open_error(self, open_now: list[SessionInfo]) -> WiezenError:
+        tables = "; ".join(f"{s.table}: {', '.join(s.players)}" for s in open_now)
+        return WiezenError(_("{n} tables are open ({tables}): choose one with --table (or $WIEZEN_TABLE)").format(
+            n=len(open_now), tables=tables))
 
     def _session(self, where: str, args: Sequence[object]) -> SessionInfo | None:
         row = self.conn.execute(
@@ -39,7 +62,15 @@ class Sessions(Players):
         )
 
     def open_session(self) -> SessionInfo | None:
-        return self._session("ended_at IS NULL ORDER BY id DESC LIMIT 1", ())
+        """The open session at the chosen table; with none chosen, the open session, or an error naming the tables
+        when several are open (a club night)."""
+        table = self.chosen_table()
+        if table is not None:
+            return self._session("ended_at IS NULL AND table_no = ? ORDER BY id DESC LIMIT 1", (table,))
+        ids = self.conn.execute("SELECT id FROM sessions WHERE ended_at IS NULL ORDER BY id DESC LIMIT 2").fetchall()
+        if len(ids) > 1:
+            raise self.several_open_error(self.open_sessions())
+        return self._session("id = ?", (ids[0][0],)) if ids else None
 
     def session(self, session_id: int | None = None) -> SessionInfo:
         """Session ``session_id``, or the open one, or the newest one when none is open."""
@@ -47,6 +78,12 @@ class Sessions(Players):
             s = self._session("id = ?", (session_id,))
             if s is None:
                 raise WiezenError(_('no session {session_id} (see `wiezen sessions`)').format(session_id=session_id))
+            return s
+        table = self.chosen_table()
+        if table is not None:  # the table's open session, else its latest
+            s = self.open_session() or self._session("table_no = ? ORDER BY id DESC LIMIT 1", (table,))
+            if s is None:
+                raise WiezenError(_("no session at table {table} yet").format(table=table))
             return s
         s = self.open_session() or self._session("1 ORDER BY date DESC, id DESC LIMIT 1", ())
         if s is None:
@@ -56,8 +93,43 @@ class Sessions(Players):
     def require_open(self) -> SessionInfo:
         s = self.open_session()
         if s is None:
+            table = self.chosen_table()
+            if table is not None:
+                others = [str(o.table) for o in self.open_sessions() if o.table is not None]
+                raise WiezenError(_("no open session at table {table} (open tables: {tables}): start one with "
+                                    "`wiezen session start --players ... --table {table}`").format(
+                    table=table, tables=", ".join(others) or _("none")))
             raise WiezenError(_("no open session: start one with `wiezen session start --players jan,piet,mieke,lotte`"))
         return s
+
+    def _may_open(self, names: Sequence[str], table: int | None) -> None:
+        """A new open session: alone, or at a table of its own beside other tables, none of its players at another."""
+        open_now = self.open_sessions()
+        if not open_now:
+            return
+        if table is None:
+            s = open_now[0]
+            if len(open_now) > 1 or s.table is not None:
+                raise WiezenError(_("tables {tables} are open: start this one at a table of its own (--table N), or end "
+                                    "them first").format(tables=", ".join(str(o.table) for o in open_now)))
+            raise WiezenError(
+                _('session {id} ({value}) is still open: end it first with `wiezen session end`').format(id=s.id, value=s.name or s.date)
+            )
+        for s in open_now:
+            if s.table is None:
+                raise WiezenError(_("session {id} ({players}) is open without a table: end it first, or start every table "
+                                    "of the night with --table").format(id=s.id, players=", ".join(s.players)))
+            if s.table == table:
+                raise WiezenError(_("table {table} is in use by session {id} ({players}): end it first, or choose another "
+                                    "table").format(table=table, id=s.id, players=", ".join(s.players)))
+        from ..core.names import name_key
+
+        seated = {name_key(p): o for o in open_now for p in o.players}
+        for p in names:
+            at = seated.get(name_key(p))
+            if at is not None:
+                raise WiezenError(_("{player} sits at table {table} (session {id}): a player sits at one open table at a "
+                                    "time").format(player=p, table=at.table, id=at.id))
 
     def start_session(
         self,
@@ -77,12 +149,8 @@ class Sessions(Players):
     ) -> int:
         """Insert a session (inside a write transaction); players are named as first recorded. ``plan``: the
         evening's length (core/evening.py)."""
-        if not closed and self.open_session() is not None:
-            s = self.open_session()
-            assert s is not None
-            raise WiezenError(
-                _('session {id} ({value}) is still open: end it first with `wiezen session end`').format(id=s.id, value=s.name or s.date)
-            )
+        if not closed:
+            self._may_open(players, table)
         ts = now()
         return insert_session(
             self.conn, uid=uid or new_uid(), name=name, date=date, rules_name=rules_name, rules_toml=rules_toml,

@@ -130,7 +130,7 @@ def peek_open_session(path: str) -> tuple[list[str], str] | None:
             return None
         state, _ = led.state(s)
         return list(active_players(s.players, state.dealer)), s.rules_toml
-    except sqlite3.Error:
+    except (sqlite3.Error, WiezenError):  # (several tables open and none chosen: no one table's players)
         return None
     finally:
         led.close()

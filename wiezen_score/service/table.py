@@ -253,7 +253,8 @@ class Table:
         if nxt.rules is None:
             nxt.rules, nxt.rules_text = rules_from_spec("whisthub", self.led.rules_text)
         s = self.led.begin(item.players, nxt.rules, nxt.rules_text, item.dealer, nxt.name, nxt.date,
-                           plan=nxt.plan.text if nxt.plan else None, tag=nxt.tag, round=nxt.round, table=nxt.table)
+                           plan=nxt.plan.text if nxt.plan else None, tag=nxt.tag, round=nxt.round,
+                           table=nxt.table if nxt.table is not None else self.led.chosen_table())  # (play --table T)
         plan = nxt.plan
         self.upcoming = NextSession()
         names = s.players
