@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("club", "export", N_("Write sessions as JSON, to merge into another ledger.")),
     "import": ("club", "import_", N_("Merge an export or another wiezen ledger into this one.")),
     "serve": ("serve", "serve", N_("The live sheet on the players' phones (a page that follows every entry).")),
+    "night": ("night", "night", N_("A club night: several tables, seated round after round by the night's standing.")),
     "seating": ("competition", "seating", N_("Seat a round of a night with several tables (drawn, or by standing).")),
     "settle": ("club", "settle", N_("Who pays whom at the end of the evening, in the fewest payments.")),
 }

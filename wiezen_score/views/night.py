@@ -1,0 +1,35 @@
+"""A club night as text: each table's totals, the night's ranking so far, the next round's seating."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.dates import date_text
+from ..core.i18n import _, ngettext
+from ..core.numbers import decimal, signed
+
+
+def night_text(doc: Mapping[str, Any]) -> str:
+    """The text of `night show` and `night end` (the `night show --json` document)."""
+    from .render import table
+
+    n = doc["night"]
+    out = [_("{name} {date}, round {round}").format(name=n["name"] or _("the night"), date=date_text(n["date"]),
+                                                     round=n["round"]).strip()]
+    for t in doc["tables"]:
+        state = _("playing") if t["open"] else _("ended")
+        totals = ", ".join(f"{p} {signed(v)}" for p, v in t["totals"].items())
+        deals = ngettext("{n} deal", "{n} deals", t["deals"]).format(n=t["deals"])
+        out.append(_("  round {round}, table {table} ({state}, {deals}): {totals}").format(
+            round=t["round"], table=t["table"], state=state, deals=deals, totals=totals))
+    if doc["ranking"]:
+        out.append("\n" + _("the night's ranking:"))
+        out.append(table([[d["rank"] if d["rank"] is not None else "", d["player"], decimal(d["score"]),
+                           decimal(d["points"]), d["tables"]] for d in doc["ranking"]],
+                         ["#", _("player"), _("score"), _("points"), _("tables")]))
+    if doc["next"]:
+        out.append("\n" + _("the next round by this standing:"))
+        out += [_("  table {table}: {players}").format(table=t["table"], players=", ".join(t["players"]))
+                for t in doc["next"]]
+    return "\n".join(out)
