@@ -90,6 +90,14 @@ def serving(db: Path, *args: str) -> Iterator[Served]:
                 proc.wait()
 
 
+def dump_record(db: Path) -> list[str]:
+    """The ledger's dump less the scorer's links (the server makes its table's link when it starts): equal dumps
+    mean nothing of the record was written."""
+    from _ledger_helpers import dump
+
+    return [line for line in dump(db) if not line.startswith('INSERT INTO "scorer_links"')]
+
+
 def sheet_json(db: Path) -> dict:
     """`wiezen sheet --json` (in-process: the same document a second process prints)."""
     return json.loads(ok(db, "sheet", "--json").stdout)

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 from _ledger_helpers import copy_ledger, dump
-from _serve_helpers import request, run, serving, sheet_json, start_evening
+from _serve_helpers import dump_record, request, run, serving, sheet_json, start_evening
 
 PLAYERS = ["jan", "piet", "mieke", "lotte"]
 
@@ -113,7 +113,7 @@ def test_a_deal_recorded_in_another_process_shows_within_two_seconds(db):
 
 
 def test_writes_without_the_token_are_refused_and_write_nothing(db):
-    before = dump(db)
+    before = dump_record(db)
     with serving(db) as srv:
         token = srv.scorer.rsplit("/", 1)[1]
         wrong = token[:-1] + ("A" if token[-1] != "A" else "B")
@@ -125,7 +125,7 @@ def test_writes_without_the_token_are_refused_and_write_nothing(db):
         for method in ("PUT", "DELETE", "PATCH"):
             assert request(f"{base}/s/{token}/entry", data=b"x", method=method)[0] == 403
         assert request(f"{base}/s/{wrong}")[0] == 403  # the scorer's page needs the token too
-    assert dump(db) == before
+    assert dump_record(db) == before
 
 
 def test_with_the_token_the_form_records_through_the_ledger(db):
@@ -172,7 +172,7 @@ def test_read_only_has_no_scorer_link(db):
 
 
 def test_request_sizes_are_limited_and_no_file_is_ever_served(db):
-    before = dump(db)
+    before = dump_record(db)
     with serving(db) as srv:
         big = form("entry", "alleen 5 piet 6") + b"&pad=" + b"x" * 5000
         assert srv.post(srv.scorer + "/entry", big, JSON)[0] == 413
@@ -186,7 +186,7 @@ def test_request_sizes_are_limited_and_no_file_is_ever_served(db):
         with socket.create_connection(("127.0.0.1", int(srv.url.rsplit(":", 1)[1].strip("/")))) as s:
             s.sendall(f"POST /s/{srv.scorer.rsplit('/', 1)[1]}/entry HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             assert s.recv(100).startswith(b"HTTP/1.0 411")
-    assert dump(db) == before
+    assert dump_record(db) == before
 
 
 def test_binds_to_loopback_unless_told(db):

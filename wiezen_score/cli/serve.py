@@ -42,14 +42,23 @@ def print_qr(text: str) -> None:
 @click.option("--session", "session_ref", type=SessionRef(), help=SESSION_HELP + " Without it the page "
               "follows the open session, also the next one started.")
 @click.option("--read-only", is_flag=True, help="No scorer's link: nothing can be recorded from a phone.")
+@click.option("--new-links", is_flag=True, help="Replace the scorer's links (kept in the ledger from one start to the "
+              "next): an old link then says it was replaced.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | None, read_only: bool) -> None:
+def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | None, read_only: bool,
+          new_links: bool) -> None:
     """Serve the live sheet to the players' phones: open the address it prints, or scan its QR code.
 
     The page follows every entry (from `wiezen deal`, `wiezen play`, or the scorer's phone) within a second
     or two without a reload; /sheet.json is `wiezen sheet --json`'s document. Everyone who can open the
     address can read the sheet; recording needs the scorer's link, with a secret token that only this
-    terminal shows (a new one every start). Stop with Ctrl-C.
+    terminal shows, kept in the ledger so that it stays valid when the server starts again (--new-links
+    replaces it). Stop with Ctrl-C.
+
+    On a club night (several tables open, `wiezen night`), / is the room: every open table's totals and last
+    deals, the night's ranking and the next round's seating; /t/N is table N's sheet, /night.json `night show
+    --json`'s document; each table has a scorer's link of its own, which records only at that table, round after
+    round; /qr (on this computer) prints a card per table with its link's QR code.
 
     \b
     Examples:
@@ -66,25 +75,46 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
     if session_ref is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             session_id = pick_session(led, session_ref).id
-    httpd = make_server(path, session_id, host, port, read_only)
-    port = httpd.server_address[1]
-    live, token = httpd.live, httpd.token
-    live.start()
-    s = live.doc["session"]
-    urls = urls_for(host, port)
+    urls: list[str] = []
     tty = sys.stdout.isatty()
-    click.echo(_("the live sheet of session {id}{name}:").format(id=s["id"], name=" (" + s["name"] + ")" if s["name"] else ""))
+
+    def new_table(table: int) -> None:  # a table opened while the server runs: its link at once
+        if urls:
+            url = f"{urls[0]}s/{httpd.link_of(table)}"
+            click.echo(_("table {table}: the scorer's link {url}").format(table=table, url=url))
+
+    httpd = make_server(path, session_id, host, port, read_only, new_links, on_new_table=new_table)
+    port = httpd.server_address[1]
+    live, room = httpd.live, httpd.room
+    urls[:] = urls_for(host, port)
+    if room is not None and room.busy:
+        click.echo(_("the room: every open table, the night's ranking and the next seating:"))
+    else:
+        s = live.doc["session"]
+        click.echo(_("the live sheet of session {id}{name}:").format(id=s["id"], name=" (" + s["name"] + ")" if s["name"] else ""))
     for u in urls:
         click.echo(f"  {u}")
     if host.startswith("127.") or host in ("localhost", "::1"):
         click.echo(_("  (only this computer can open it: --host 0.0.0.0 lets the phones on your network in)"))
     if tty:
         print_qr(urls[0])
-    if token is not None:
-        click.echo(_("the scorer's link (it can record deals: keep it to yourself):"))
-        click.echo(f"  {urls[0]}s/{token}")
-        if tty:
-            print_qr(f"{urls[0]}s/{token}")
+    if not read_only:
+        if room is not None and room.busy:
+            click.echo(_("the scorer's links, one per table (they record deals: give each to its table's scorer; "
+                         "printable cards: {url}qr on this computer):").format(url=urls[0]))
+            with room.cond:
+                tables = [int(t["table"] or 0) for t in room.doc["tables"]]
+            for t in tables:
+                click.echo(_("  table {table}: {url}").format(table=t, url=f"{urls[0]}s/{httpd.link_of(t)}"))
+        else:
+            token = httpd.token
+            click.echo(_("the scorer's link (it can record deals: keep it to yourself):"))
+            click.echo(f"  {urls[0]}s/{token}")
+            if tty:
+                print_qr(f"{urls[0]}s/{token}")
+    live.start()
+    if room is not None:
+        room.start()
     click.echo(_("Ctrl-C stops."))
 
     started = time.monotonic()

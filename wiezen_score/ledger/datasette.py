@@ -82,6 +82,12 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                 "taker": "1: bidder, partner or on miserie", "made": "Takers: 1 made, 0 lost",
             },
         },
+        "scorer_links": {
+            "description": "The scorer's link of each table for `wiezen serve` (table 0: an evening without a table), "
+            "kept so that printed cards stay valid; not part of the record.",
+            "columns": {"token": "The link's secret", "table_no": "Table (0: none)", "made_at": "Made (UTC)",
+                        "replaced_at": "Replaced by `serve --new-links` (UTC)"},
+        },
         "seals": {
             "description": "A session's seals: one when it ended, one more after each later correction "
             "(`wiezen check --seal CODE`).",

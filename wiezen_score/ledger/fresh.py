@@ -5,7 +5,7 @@ they differ. Do not edit by hand.
 """
 
 # fmt: off
-MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables')
+MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables', 'm012_scorer_links')
 
 STATEMENTS = (
     'CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)',
@@ -78,4 +78,6 @@ STATEMENTS = (
     'CREATE INDEX sessions_tag ON sessions(tag, date)',
     'CREATE INDEX entries_rounds ON entries(session_id) WHERE round = 1',
     'CREATE UNIQUE INDEX one_open_session_per_table ON sessions(coalesce(table_no, 0)) WHERE ended_at IS NULL',
+    'CREATE TABLE scorer_links (token TEXT PRIMARY KEY, table_no INTEGER NOT NULL CHECK (table_no >= 0), made_at TEXT NOT NULL, replaced_at TEXT)',
+    'CREATE UNIQUE INDEX scorer_links_current ON scorer_links(table_no) WHERE replaced_at IS NULL',
 )

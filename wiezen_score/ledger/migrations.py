@@ -35,6 +35,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m009_competitions", schema.m009_competitions),
         ("m010_rounds_index", schema.m010_rounds_index),
         ("m011_tables", schema.m011_tables),
+        ("m012_scorer_links", schema.m012_scorer_links),
     ]
 
 
@@ -44,6 +45,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
     "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",
+    "m012_scorer_links",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

@@ -188,6 +188,17 @@ def m011_tables(db: Database) -> None:
     db.execute("CREATE UNIQUE INDEX one_open_session_per_table ON sessions(coalesce(table_no, 0)) WHERE ended_at IS NULL")
 
 
+def m012_scorer_links(db: Database) -> None:
+    """The scorer's link of each table (table 0: an evening without a table), kept with the ledger so that the cards
+    printed for the tables stay valid when `wiezen serve` starts again; `serve --new-links` replaces them (an old
+    link then says so). Not part of the record: a link records nothing itself, and is not sealed or exported."""
+    db.execute(
+        "CREATE TABLE scorer_links (token TEXT PRIMARY KEY, table_no INTEGER NOT NULL CHECK (table_no >= 0), "
+        "made_at TEXT NOT NULL, replaced_at TEXT)"
+    )
+    db.execute("CREATE UNIQUE INDEX scorer_links_current ON scorer_links(table_no) WHERE replaced_at IS NULL")
+
+
 def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""

@@ -334,7 +334,7 @@ SCRIPT = """
   var session = main.getAttribute("data-session"), scorer = document.getElementById("scorer");
   function say(text, cls) { status.textContent = text; status.className = "status " + cls; }
   if (window.EventSource) {
-    var es = new EventSource("/events");
+    var es = new EventSource(main.getAttribute("data-events") || "/events");
     es.addEventListener("sheet", function (ev) {
       var d = JSON.parse(ev.data);
       if (scorer && String(d.session) !== session) { location.reload(); return; }
@@ -414,9 +414,12 @@ def _sha(text: str) -> str:
 
 
 def csp() -> str:
-    """The Content-Security-Policy of the page: its own inline style and script (by hash), nothing else."""
+    """The Content-Security-Policy of the pages: their own inline styles and scripts (by hash), nothing else."""
+    from .room import ROOM_CSS, ROOM_SCRIPT
+
     return (
-        f"default-src 'none'; style-src {_sha(CSS)}; script-src {_sha(script())}; connect-src 'self'; "
+        f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)}; script-src {_sha(script())} {_sha(ROOM_SCRIPT)}; "
+        "connect-src 'self'; "
         "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     )
 
@@ -459,6 +462,7 @@ def live_page(
     contracts: Sequence[str] = (),
     message: str = "",
     confirm: tuple[str, str, int] | None = None,
+    events: str = "/events",
 ) -> str:
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
@@ -470,5 +474,5 @@ def live_page(
         if confirm is not None:
             form += _confirm_form(scorer_action, nonce, *confirm)
     return (
-        ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
+        ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
     )

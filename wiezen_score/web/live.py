@@ -26,9 +26,10 @@ POLL_SECONDS = 0.25  # how often the poller asks the ledger whether anything was
 class LiveSheet:
     """The latest rendering of the sheet, and the thread that keeps it current."""
 
-    def __init__(self, path: str, session_id: int | None) -> None:
+    def __init__(self, path: str, session_id: int | None, table: int | None = None) -> None:
         self.path = path
         self.session_id = session_id  # None: follow the open session, else the newest
+        self.table = table  # a club night's table: its open session, else its latest
         self.cond = threading.Condition()
         self.stop = threading.Event()
         self.gen = 0
@@ -44,6 +45,7 @@ class LiveSheet:
         from ..ledger.documents import sheet_doc
         from ..views.live import sheet_fragment
 
+        led.table = self.table
         s = led.session(self.session_id)
         doc = sheet_doc(led, s)
         if doc == self.doc:

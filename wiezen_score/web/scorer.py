@@ -55,6 +55,7 @@ class Scorer:
 
     path: str
     session_id: int | None = None
+    table: int | None = None  # a club night's table: the link records only there, round after round
     upcoming: NextSession = field(default_factory=NextSession)
 
     def answer(self, action: str, line: str, confirm: bool = False, expect: int | None = None) -> FormAnswer:
@@ -68,6 +69,7 @@ class Scorer:
         from .. import ledger
 
         with ledger.open_ledger(self.path) as led:
+            led.table = self.table
             if self.session_id is not None:
                 s = led.require_open()
                 if s.id != self.session_id:

@@ -12,7 +12,7 @@ one open connection, and a thread each is plenty; no framework to install or kee
 
 from __future__ import annotations
 
-import hmac
+import ipaddress
 import json
 import secrets
 import socket
@@ -20,12 +20,15 @@ import threading
 from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.text import as_count
+from ..ledger.links import Link
 from .live import LiveSheet
+from .room import Room
 from .scorer import FormAnswer, Scorer
 
 __all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
@@ -40,23 +43,65 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], live: LiveSheet, token: str | None) -> None:
+    def __init__(self, address: tuple[str, int], live: LiveSheet, room: Room | None, read_only: bool,
+                 pinned_table: int | None = None) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
         self.live = live
-        self.token = token
-        self.scorer = Scorer(live.path, live.session_id)
+        self.room = room  # None: the page is pinned to one session (--session)
+        self.read_only = read_only
+        self.pinned_table = pinned_table  # with --session: its table (0: none), the only one its link records at
+        self.scorers: dict[int, Scorer] = {}
         self.streams = 0
         self.lock = threading.Lock()  # one write at a time, and the table of answered forms
         self.answered: OrderedDict[str, tuple[int, FormAnswer]] = OrderedDict()
 
+    @property
+    def token(self) -> str | None:
+        """The scorer's link of the table the page shows (the evening without a table: 0)."""
+        if self.read_only:
+            return None
+        return self.link_of(self.pinned_table or 0)
+
+    def link_of(self, table: int) -> str:
+        """Table ``table``'s scorer's token (made and kept in the ledger the first time)."""
+        from .. import ledger
+        from ..ledger.links import link_of
+
+        with ledger.open_ledger(self.live.path) as led:
+            return link_of(led, table)
+
+    def find_link(self, token: str) -> Link | None:
+        from .. import ledger
+        from ..ledger.links import find
+
+        if self.read_only or not token or len(token) > 64:
+            return None
+        with ledger.open_ledger(self.live.path, readonly=True) as led:
+            return find(led, token)
+
+    def scorer(self, table: int) -> Scorer:
+        """The scorer's side of a table's link (kept: what is typed before `players` carries on between forms)."""
+        got = self.scorers.get(table)
+        if got is None:
+            got = self.scorers[table] = Scorer(self.live.path, self.live.session_id, table or None)
+        return got
+
+    def sheet_of(self, table: int) -> LiveSheet:
+        """The live sheet a table's pages show (0: the one session followed, as without tables)."""
+        if table and self.room is not None:
+            return self.room.table(table)
+        return self.live
+
     def shut(self) -> None:
-        """Stop the poller, close the socket, and copy what the page's reader kept in the ledger's journal into the
+        """Stop the pollers, close the socket, and copy what the page's readers kept in the ledger's journal into the
         file, so that a copy of the bare .db file is the whole ledger (`wiezen db path`)."""
         from ..ledger import flush_journal
 
         self.live.close()
+        if self.room is not None:
+            self.room.close()
         self.server_close()
         flush_journal(self.live.path)
 
@@ -101,16 +146,28 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         return parts.path, parse_qs(parts.query, max_num_fields=4)
 
-    def _scorer_path(self, path: str) -> str | None:
-        """'' for the scorer's page, '/entry' for its form's address; None when the token is not in the path."""
-        token = self.server.token
+    def _scorer_path(self, path: str) -> tuple[Link, str] | None:
+        """(the link, '' for the scorer's page or '/entry' for its form) when ``path`` is a scorer's link the ledger
+        made; None otherwise."""
         prefix = "/s/"
-        if token is None or not path.startswith(prefix):
+        if not path.startswith(prefix):
             return None
         given, _sep, rest = path[len(prefix):].partition("/")
-        if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8")):
+        link = self.server.find_link(given)
+        if link is None:
             return None
-        return "/" + rest if rest else ""
+        return link, "/" + rest if rest else ""
+
+    def _replaced(self) -> None:
+        self._send(HTTPStatus.GONE, _("this link was replaced: scan the new code") + "\n", "text/plain")
+
+    def _table_path(self, path: str) -> tuple[int, str] | None:
+        """/t/N, /t/N/sheet.json, /t/N/events: (N, the rest)."""
+        if not path.startswith("/t/"):
+            return None
+        no, _sep, rest = path[3:].partition("/")
+        n = as_count(no)
+        return None if n is None or not 1 <= n <= 999 else (n, "/" + rest if rest else "")
 
     # -- GET -----------------------------------------------------------------
     def do_HEAD(self) -> None:
@@ -123,36 +180,107 @@ class Handler(BaseHTTPRequestHandler):
         if target is None:
             return
         path, query = target
-        live = self.server.live
-        if path == "/":
+        srv = self.server
+        room = srv.room
+        if path == "/" and room is not None and (room.busy or not srv.live.doc):
+            from ..views.room import room_page
+
+            with room.cond:
+                doc = room.doc
+            self._send(HTTPStatus.OK, room_page(doc), "text/html")
+        elif path == "/":
+            live = srv.live
             with live.cond:
                 doc, fragment, gen = live.doc, live.fragment, live.gen
             self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
         elif path == "/sheet.json":
-            with live.cond:
-                text = live.json_text
+            with srv.live.cond:
+                text = srv.live.json_text
             self._send(HTTPStatus.OK, text, "application/json")
         elif path == "/events":
-            self._events()
+            self._events(srv.live)
+        elif path == "/night.json" and room is not None:
+            self._send(HTTPStatus.OK, room.night_json(), "application/json")
+        elif path == "/room/events" and room is not None:
+            self._events(room)
+        elif path == "/qr" and room is not None:
+            self._cards()
+        elif path.startswith("/t/") and room is not None:
+            self._table(path)
         elif path.startswith("/s/"):
-            if self._scorer_path(path) != "":
+            found = self._scorer_path(path)
+            if found is None or found[1] != "":
                 self._plain(HTTPStatus.FORBIDDEN, "forbidden: this is not the scorer's link")
+                return
+            link = found[0]
+            if link.replaced:
+                self._replaced()
+                return
+            try:
+                live = srv.sheet_of(link.table)
+            except WiezenError as e:
+                self._plain(HTTPStatus.NOT_FOUND, str(e))
                 return
             with live.cond:
                 doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
             message = query.get("msg", [""])[0][:300]
             expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
-            page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{self.server.token}/entry",
-                             nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm)
+            events = f"/t/{link.table}/events" if link.table and room is not None else "/events"
+            page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{link.token}/entry",
+                             nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm,
+                             events=events)
             self._send(HTTPStatus.OK, page, "text/html")
         else:
             self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
 
-    def _events(self) -> None:
+    def _table(self, path: str) -> None:
+        from ..views.live import live_page
+
+        got = self._table_path(path)
+        if got is None or got[1] not in ("", "/sheet.json", "/events"):
+            self._plain(HTTPStatus.NOT_FOUND, "not found: a table's sheet is at /t/N")
+            return
+        try:
+            live = self.server.sheet_of(got[0])
+        except WiezenError as e:
+            self._plain(HTTPStatus.NOT_FOUND, str(e))
+            return
+        if got[1] == "/events":
+            self._events(live)
+            return
+        with live.cond:
+            doc, fragment, gen, text = live.doc, live.fragment, live.gen, live.json_text
+        if got[1] == "/sheet.json":
+            self._send(HTTPStatus.OK, text, "application/json")
+        else:
+            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen, events=f"/t/{got[0]}/events"), "text/html")
+
+    def _cards(self) -> None:
+        """/qr: the printable cards of the tables' scorer's links, only for the server's own machine."""
+        from ..views.room import cards_page
+
+        if not ipaddress.ip_address(self.client_address[0]).is_loopback:
+            self._plain(HTTPStatus.FORBIDDEN, "forbidden: the cards are printed on the server's own computer")
+            return
+        srv = self.server
+        room = srv.room
+        if srv.read_only or room is None:
+            self._plain(HTTPStatus.NOT_FOUND, "no scorer's links: the server is read-only")
+            return
+        host = self.headers.get("Host", "")
+        with room.cond:
+            tables = [t["table"] or 0 for t in room.doc["tables"]]
+        cards = []
+        for t in tables:
+            url = f"http://{host}/s/{srv.link_of(t)}"
+            cards.append((t, url, qr_svg(url)))
+        self._send(HTTPStatus.OK, cards_page(cards), "text/html")
+
+    def _events(self, live: LiveSheet | Room) -> None:
         from ..views.live import event_data
 
-        srv, live = self.server, self.server.live
+        srv = self.server
         with srv.lock:
             if srv.streams >= MAX_STREAMS:
                 self._plain(HTTPStatus.SERVICE_UNAVAILABLE, "too many open pages")
@@ -171,8 +299,11 @@ class Handler(BaseHTTPRequestHandler):
                 with live.cond:
                     gen, doc, fragment = live.gen, live.doc, live.fragment
                 if gen != sent:
-                    data = event_data(gen, doc, fragment)
-                    self.wfile.write(f"id: {gen}\nevent: sheet\ndata: {data}\n\n".encode())
+                    if isinstance(live, LiveSheet):
+                        data, kind = event_data(gen, doc, fragment), "sheet"
+                    else:
+                        data, kind = json.dumps({"gen": gen, "html": fragment}, ensure_ascii=False), "room"
+                    self.wfile.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
                     sent = gen
                 elif live.wait(gen, KEEPALIVE_SECONDS) == gen and not live.stop.is_set():
                     self.wfile.write(b": still here\n\n")
@@ -188,8 +319,13 @@ class Handler(BaseHTTPRequestHandler):
         if target is None:
             return
         path, _query = target
-        if self._scorer_path(path) != "/entry":
+        found = self._scorer_path(path)
+        if found is None or found[1] != "/entry":
             self._plain(HTTPStatus.FORBIDDEN, "forbidden: only the scorer's link can record (nothing was written)")
+            return
+        link = found[0]
+        if link.replaced:
+            self._replaced()
             return
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             self._plain(HTTPStatus.LENGTH_REQUIRED, "send the form with a Content-Length")
@@ -218,7 +354,7 @@ class Handler(BaseHTTPRequestHandler):
             if nonce and nonce in srv.answered:  # the phone sent the same form again (a retry): answer as before
                 status, answer = srv.answered[nonce]
             else:
-                answer = srv.scorer.answer(action, line, confirm, expect)
+                answer = srv.scorer(link.table).answer(action, line, confirm, expect)
                 status = HTTPStatus.BAD_REQUEST if "error" in answer else HTTPStatus.OK
                 if nonce:
                     srv.answered[nonce] = (status, answer)
@@ -229,7 +365,7 @@ class Handler(BaseHTTPRequestHandler):
                        "application/json")
         else:  # a form sent without the script: back to the scorer's page, with the answer on it
             text = answer.get("message") or answer.get("question") or answer.get("error", "")
-            where = f"/s/{srv.token}?msg={quote(text)}"
+            where = f"/s/{link.token}?msg={quote(text)}"
             if "expect" in answer:  # a question: the page shows the button of its yes
                 where += f"&ask={quote(action)}&line={quote(line)}&expect={answer['expect']}"
             self.send_response(HTTPStatus.SEE_OTHER)
@@ -244,20 +380,51 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = _refuse
 
 
-def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool) -> Server:
-    """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its sheet rendered once
-    (a ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
-    :meth:`Server.shut`). A port in use or an address that cannot be had is one WiezenError."""
+def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool,
+                new_links: bool = False, on_new_table: Callable[[int], None] | None = None) -> Server:
+    """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its pages rendered once (a
+    ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
+    :meth:`Server.shut`). Without ``session_id`` it serves the room: every open table. ``new_links``: the scorer's
+    links are replaced (`--new-links`). A port in use or an address that cannot be had is one WiezenError."""
+    from .. import ledger
+
     live = LiveSheet(path, session_id)
-    live.load_once()
-    token = None if read_only else secrets.token_urlsafe(16)
+    room = None
+    pinned = None
+    if session_id is None:
+        room = Room(path, on_new_table=None if read_only else on_new_table)
+        room.load_once()
+        if not room.busy:
+            live.load_once()
+    else:
+        live.load_once()
+        pinned = live.doc["session"].get("table") or 0
+    if not read_only:
+        from ..ledger.links import replace_all
+
+        with ledger.open_ledger(path) as led:
+            if new_links:
+                replace_all(led)
     try:
-        return Server((host, port), live, token)
+        return Server((host, port), live, room, read_only, pinned)
     except OSError as e:
         if e.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
             raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(
                 port=port, host=host)) from None
         raise WiezenError(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=e.strerror or e)) from None
+
+
+def qr_svg(text: str) -> str:
+    """The QR code of ``text`` as an inline SVG (segno), or nothing when segno is not installed."""
+    try:
+        import segno
+    except ImportError:
+        return ""
+    import io
+
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="svg", xmldecl=False, svgns=True, scale=4, border=2)
+    return buf.getvalue().decode("utf-8")
 
 
 def lan_addresses() -> list[str]:

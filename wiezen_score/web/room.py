@@ -1,0 +1,132 @@
+"""The room's state: every open table's totals and last deals, the night; and the poller that keeps it current.
+
+One poller for the whole room (ledger/watch.py: a change anywhere reads the room again, once); each table's own
+live sheet (`/t/N`) is a LiveSheet made when first asked for. A table opened after the server started gets its
+scorer's link at once (made and kept in the ledger; ``on_new_table`` says it on the terminal).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import WiezenError
+from .live import POLL_SECONDS, LiveSheet
+
+if TYPE_CHECKING:
+    from ..ledger import Ledger
+
+__all__ = ["Room"]
+
+LAST_DEALS = 3  # the last entries each table shows in the room
+
+
+class Room:
+    def __init__(self, path: str, on_new_table: Callable[[int], None] | None = None) -> None:
+        self.path = path
+        self.cond = threading.Condition()
+        self.stop = threading.Event()
+        self.gen = 0
+        self.doc: dict[str, Any] = {"tables": [], "night": None}
+        self.fragment = ""
+        self.tables: dict[int, LiveSheet] = {}
+        self.seen: set[int] = set()
+        self.on_new_table = on_new_table
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    @property
+    def busy(self) -> bool:
+        """More than one open table, or a night: `/` shows the room rather than one table's sheet."""
+        return len(self.doc["tables"]) > 1 or self.doc["night"] is not None
+
+    def _load(self, led: Ledger) -> None:
+        from ..ledger.documents import sheet_doc
+        from ..ledger.nights import current_night, night_doc
+        from ..views.room import room_fragment
+
+        tables: list[dict[str, Any]] = []
+        for s in led.open_sessions():
+            entries = [e for e in sheet_doc(led, s)["entries"] if not e["voided"]]
+            tables.append({"table": s.table, "session": s.id, "round": s.round, "players": list(s.players),
+                           "totals": dict(led.totals(s.id)), "last": [f"#{e['no']} {e['text']}" for e in entries[-LAST_DEALS:]]})
+        n = current_night(led)
+        doc = {"tables": tables, "night": night_doc(led, None, n) if n is not None and n.open else None}
+        new = {int(t["table"] or 0) for t in tables} - self.seen
+        if doc == self.doc and not new:
+            return
+        with self.cond:
+            self.doc, self.fragment = doc, room_fragment(doc)
+            self.gen += 1
+            self.cond.notify_all()
+        for t in sorted(new):
+            self.seen.add(t)
+            if self.on_new_table is not None:
+                self.on_new_table(t)
+
+    def load_once(self) -> None:
+        from .. import ledger
+
+        with ledger.open_ledger(self.path, readonly=True) as led:
+            self._load(led)
+
+    def night_json(self) -> str:
+        with self.cond:
+            night = self.doc["night"]
+        return json.dumps(night if night is not None else {"night": None, "tables": [], "ranking": [], "next": None},
+                          ensure_ascii=False, indent=2) + "\n"
+
+    def table(self, no: int) -> LiveSheet:
+        """Table ``no``'s live sheet (its open session, else its latest), made and started when first asked for; a
+        table the ledger has no session at is a WiezenError."""
+        with self.lock:
+            live = self.tables.get(no)
+            if live is None:
+                live = LiveSheet(self.path, None, table=no)
+                live.load_once()
+                live.start()
+                self.tables[no] = live
+            return live
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._poll, name="wiezen-room-poller", daemon=True)
+        self.thread.start()
+
+    def _poll(self) -> None:
+        from ..ledger import Ledger
+        from ..ledger.watch import Watch
+
+        led: Ledger | None = None
+        watch: Watch | None = None
+        while not self.stop.is_set():
+            try:
+                if led is None or watch is None:
+                    watch, led = Watch(self.path), Ledger(self.path, readonly=True)
+                if watch.changed():
+                    self._load(led)
+            except (WiezenError, sqlite3.Error):  # keep the last room; try again
+                for thing in (watch, led):
+                    if thing is not None:
+                        thing.close()
+                led = watch = None
+            self.stop.wait(POLL_SECONDS)
+        for thing in (watch, led):
+            if thing is not None:
+                thing.close()
+
+    def wait(self, gen: int, timeout: float) -> int:
+        with self.cond:
+            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
+            return self.gen
+
+    def close(self) -> None:
+        self.stop.set()
+        with self.cond:
+            self.cond.notify_all()
+        for live in list(self.tables.values()):
+            live.close()
+        if self.thread is not None:
+            self.thread.join(2)
