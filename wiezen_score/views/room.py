@@ -20,13 +20,13 @@ ROOM_CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--text);
   font: clamp(16px, 1.6vw, 30px)/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
-main { padding: 0.8rem; }
+main { padding: 1.6rem 0.8rem 0.8rem; }
 h1 { font-size: 1.5em; margin: 0 0 0.2em; } h2 { font-size: 1.15em; margin: 0 0 0.3em; color: var(--accent); }
 .status { position: fixed; top: 0.4rem; right: 0.6rem; margin: 0; font-size: 0.8em; color: var(--muted); }
 .status.on { color: var(--pos); }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); gap: 0.8rem; }
 .table, .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.6rem 0.8rem; }
-.table ol { margin: 0.3em 0 0; padding-left: 1.2em; color: var(--muted); font-size: 0.85em; }
+.table ol { margin: 0.3em 0 0; padding-left: 0; list-style: none; color: var(--muted); font-size: 0.85em; }
 .totals { display: grid; grid-template-columns: 1fr auto; gap: 0 0.8em; font-size: 1.1em; }
 .pos { color: var(--pos); } .neg { color: var(--neg); }
 .side { display: grid; grid-template-columns: repeat(auto-fit, minmax(18em, 1fr)); gap: 0.8rem; margin-top: 0.8rem; }
