@@ -36,7 +36,7 @@ __all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
 MAX_BODY = 4096  # bytes of a POST body
 MAX_TARGET = 2048  # characters of a request's path and query
-MAX_STREAMS = 64  # open event streams at once
+MAX_STREAMS = 256  # open event streams at once: a club's room (20 tables, 200 phones) and then some (benchmarks/room.py)
 
 
 class Server(ThreadingHTTPServer):
