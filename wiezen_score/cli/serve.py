@@ -112,9 +112,10 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
             click.echo(f"  {urls[0]}s/{token}")
             if tty:
                 print_qr(f"{urls[0]}s/{token}")
-    live.start()
     if room is not None:
-        room.start()
+        room.start()  # it keeps the page of the one open session current too
+    else:
+        live.start()
     click.echo(_("Ctrl-C stops."))
 
     started = time.monotonic()

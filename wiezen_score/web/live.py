@@ -41,6 +41,10 @@ class LiveSheet:
         self.thread: threading.Thread | None = None
 
     # -- reading -----------------------------------------------------------
+    def load(self, led: Ledger) -> None:
+        """Render the sheet again from ``led`` (a room's poller keeps the live sheets that follow it so)."""
+        self._load(led)
+
     def _load(self, led: Ledger) -> None:
         from ..ledger.documents import sheet_doc
         from ..views.live import sheet_fragment

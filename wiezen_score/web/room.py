@@ -1,7 +1,8 @@
 """The room's state: every open table's totals and last deals, the night; and the poller that keeps it current.
 
-One poller for the whole room (ledger/watch.py: a change anywhere reads the room again, once); each table's own
-live sheet (`/t/N`) is a LiveSheet made when first asked for. A table opened after the server started gets its
+One poller for the whole room (ledger/watch.py: a change anywhere reads the room again, once), which also renders
+again the live sheets that follow it: each table's own (`/t/N`, made when first asked for) and the page of the one
+open session (`/`, when only one is open), so that a room of 20 tables has one poller, not 21. A table opened after the server started gets its
 scorer's link at once (made and kept in the ledger; ``on_new_table`` says it on the terminal).
 """
 
@@ -25,8 +26,10 @@ LAST_DEALS = 3  # the last entries each table shows in the room
 
 
 class Room:
-    def __init__(self, path: str, on_new_table: Callable[[int], None] | None = None) -> None:
+    def __init__(self, path: str, on_new_table: Callable[[int], None] | None = None,
+                 single: LiveSheet | None = None) -> None:
         self.path = path
+        self.single = single  # the page of the one open session, kept current by this poller too
         self.cond = threading.Condition()
         self.stop = threading.Event()
         self.gen = 0
@@ -67,6 +70,16 @@ class Room:
             if self.on_new_table is not None:
                 self.on_new_table(t)
 
+    def _follow(self, led: Ledger) -> None:
+        """Render again the live sheets that follow the room (a table not there yet keeps its last rendering)."""
+        for live in [*self.tables.values(), *([self.single] if self.single is not None else [])]:
+            try:
+                live.load(led)
+            except WiezenError as e:  # several tables open (the single page), or no session at a table yet
+                live.error = str(e)
+            finally:
+                led.table = None
+
     def load_once(self) -> None:
         from .. import ledger
 
@@ -86,8 +99,7 @@ class Room:
             live = self.tables.get(no)
             if live is None:
                 live = LiveSheet(self.path, None, table=no)
-                live.load_once()
-                live.start()
+                live.load_once()  # then kept current by the room's poller
                 self.tables[no] = live
             return live
 
@@ -107,6 +119,7 @@ class Room:
                     watch, led = Watch(self.path), Ledger(self.path, readonly=True)
                 if watch.changed():
                     self._load(led)
+                    self._follow(led)
             except (WiezenError, sqlite3.Error):  # keep the last room; try again
                 for thing in (watch, led):
                     if thing is not None:
@@ -126,7 +139,7 @@ class Room:
         self.stop.set()
         with self.cond:
             self.cond.notify_all()
-        for live in list(self.tables.values()):
+        for live in list(self.tables.values()):  # (no threads of their own: this ends their pages' streams)
             live.close()
         if self.thread is not None:
             self.thread.join(2)

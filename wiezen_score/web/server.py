@@ -391,8 +391,8 @@ def make_server(path: str, session_id: int | None, host: str, port: int, read_on
     live = LiveSheet(path, session_id)
     room = None
     pinned = None
-    if session_id is None:
-        room = Room(path, on_new_table=None if read_only else on_new_table)
+    if session_id is None:  # the room's poller keeps the one session's page current too
+        room = Room(path, on_new_table=None if read_only else on_new_table, single=live)
         room.load_once()
         if not room.busy:
             live.load_once()
