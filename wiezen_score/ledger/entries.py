@@ -134,6 +134,13 @@ class Entries(Sessions):
             self._owed[s.id] = (self._unchanged(), queued_after([sc.kind], before))
         return no, sc
 
+    def preview(self, e: EntryInput) -> tuple[int, Scored]:
+        """What :meth:`record` would record for ``e`` in the open session, without writing anything."""
+        s = self.require_open()
+        state, no = self.state(s)
+        dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
+        return no, Fold(s.rules, s.players, state, dp).step(no, e)
+
     def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
         insert_void(self.conn, entry_id, action, by_entry, reason)
 

@@ -26,11 +26,12 @@ from ..views.sheet import recorded_line, resolved_text
 if TYPE_CHECKING:
     from ..core.evening import Plan
     from ..core.rules import HouseRules
+    from ..core.scoring import Points
     from ..ledger import Ledger, SessionInfo
 
 __all__ = [
     "HELP", "QUIT_WORDS", "YES_WORDS",
-    "Answer", "NextSession", "Note", "Question", "SessionIsOpen", "SheetView", "Table",
+    "Answer", "NextSession", "Note", "Preview", "Question", "SessionIsOpen", "SheetView", "Table",
 ]
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -147,6 +148,17 @@ class _Words:
 # -- the table ---------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A line's points before they are written (`/s/TOKEN/preview`)."""
+
+    no: int  # the entry number it would get
+    text: str  # its canonical line
+    points: dict[str, Points]
+    multiplier: int
+    explanation: tuple[str, ...]
+
+
 @dataclass
 class Table:
     """One table: the ledger it records in, the settings for the next session, how many rows a sheet shows.
@@ -211,6 +223,19 @@ class Table:
             parts.append(Note(_("hint: to keep this ruling for next time, type: precedent {title}: WHAT WAS DECIDED").format(
                 title=item.reason.strip()), "hint"))
         return Answer(tuple(parts), recorded=recorded_line(no, sc, s.players))
+
+    def preview(self, raw: str) -> Preview:
+        """What the line would record (a deal, a rondje pas, a redeal, a penalty), scored, without writing: the
+        phone shows it while the line is being built. A WiezenError for a line that would be refused."""
+        from ..core.abbrev import expand_line
+
+        line = canonical_line(raw.strip())
+        s = self.open()
+        item = parse_line(expand_line(line, s.rules)) if line else None
+        if item is None or isinstance(item, (Header, Undo, Amend)):
+            raise WiezenError(_("nothing to preview: type a deal line, e.g. 'samen 8 jan+piet 9'"))
+        no, sc = self.led.preview(item)
+        return Preview(no, sc.text, dict(sc.points), sc.multiplier, tuple(sc.explanation))
 
     def view(self, s: SessionInfo, rows: int | None = -1) -> SheetView:
         """The last rows of the sheet (``-1``: the table's ``last``), with the heading only when asked for."""

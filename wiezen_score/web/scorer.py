@@ -65,6 +65,20 @@ class Scorer:
         except WiezenError as e:
             return {"ok": False, "error": _("Error: {message}").format(message=e)}
 
+    def preview(self, line: str) -> dict[str, object]:
+        """`/s/TOKEN/preview?line=...`: the points the line would record, without writing; or the refusal."""
+        from .. import ledger
+        from ..core.numbers import plain
+
+        try:
+            with ledger.open_ledger(self.path, readonly=True) as led:
+                led.table = self.table
+                p = Table(led, files=False).preview(line)
+        except WiezenError as e:
+            return {"ok": False, "error": _("Error: {message}").format(message=e)}
+        return {"ok": True, "no": p.no, "text": p.text, "points": {k: plain(v) for k, v in p.points.items()},
+                "multiplier": p.multiplier, "explanation": list(p.explanation)}
+
     def _answer(self, line: str, confirm: bool, expect: int | None) -> FormAnswer:
         from .. import ledger
 

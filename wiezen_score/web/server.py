@@ -135,6 +135,9 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
+    def _json(self, status: int, doc: object) -> None:
+        self._send(status, json.dumps(doc, ensure_ascii=False), "application/json")
+
     def _plain(self, status: int, text: str) -> None:
         self.close_connection = True
         self._send(status, text + "\n", "text/plain")
@@ -207,6 +210,13 @@ class Handler(BaseHTTPRequestHandler):
             self._cards()
         elif path.startswith("/t/") and room is not None:
             self._table(path)
+        elif path.startswith("/s/") and path.endswith("/preview"):
+            found = self._scorer_path(path)
+            if found is None or found[1] != "/preview" or found[0].replaced:
+                self._json(HTTPStatus.FORBIDDEN, {"ok": False, "error": "forbidden: this is not the scorer's link"})
+                return
+            answer = srv.scorer(found[0].table).preview(query.get("line", [""])[0][:500])
+            self._json(HTTPStatus.OK if answer["ok"] else HTTPStatus.BAD_REQUEST, answer)
         elif path.startswith("/s/"):
             found = self._scorer_path(path)
             if found is None or found[1] != "":
