@@ -184,7 +184,7 @@ def test_request_sizes_are_limited_and_no_file_is_ever_served(db):
             assert b"root:" not in body and b"wiezen" not in body.lower().replace(b"wiezen serve", b"")
         # a raw request without a length
         with socket.create_connection(("127.0.0.1", int(srv.url.rsplit(":", 1)[1].strip("/")))) as s:
-            s.sendall(f"POST /s/{srv.scorer.rsplit('/', 1)[1]}/entry HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            s.sendall(f"POST /s/{srv.scorer.rsplit('/', 1)[1]}/entry HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             assert s.recv(100).startswith(b"HTTP/1.0 411")
     assert dump_record(db) == before
 
@@ -253,3 +253,22 @@ def test_the_page_escapes_what_it_shows():
     assert "<script>alert" not in page and "<img src=x>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert cards(page) == {"jan": "-15", "piet": "+5", "mieke": "+5", "lotte": "+5"}
+
+
+def test_only_its_own_host_names_and_no_other_sites_form(db):
+    """DNS rebinding: a page of another site that resolves its name to this server gets 421 and no sheet; a form
+    posted from another site (its Origin) is refused even with a valid link, and writes nothing."""
+    before = dump_record(db)
+    with serving(db) as srv:
+        port = srv.url.rsplit(":", 1)[1].strip("/")
+        status, _, body = srv.get("/", headers={"Host": f"evil.example:{port}"})
+        assert status == 421 and b"jan" not in body
+        assert srv.get("/sheet.json", headers={"Host": "evil.example"})[0] == 421
+        assert srv.get("/", headers={"Host": f"localhost:{port}"})[0] == 200
+        status, _, body = srv.post(srv.scorer + "/entry", form("entry", "alleen 5 piet 6"),
+                                   {**JSON, "Origin": "http://evil.example"})
+        assert status == 403 and json.loads(body) == {"ok": False, "error": "Error: a form of another site is refused: "
+                                                                            "nothing was recorded"}
+        status, _, body = srv.post(srv.scorer + "/entry", form("pass"), {**JSON, "Origin": srv.url.rstrip("/")})
+        assert status == 200 and json.loads(body)["ok"]  # the page's own origin
+    assert len(dump_record(db)) > len(before)  # the one from its own page, and only that

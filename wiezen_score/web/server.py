@@ -53,9 +53,38 @@ class Server(ThreadingHTTPServer):
         self.read_only = read_only
         self.pinned_table = pinned_table  # with --session: its table (0: none), the only one its link records at
         self.scorers: dict[int, Scorer] = {}
+        self._names: frozenset[str] | None = None  # (host_names)
         self.streams = 0
         self.lock = threading.Lock()  # one write at a time, and the table of answered forms
         self.answered: OrderedDict[str, tuple[int, FormAnswer]] = OrderedDict()
+
+    def host_names(self) -> frozenset[str]:
+        """The host names this server answers to (a Host header naming another, as DNS rebinding does, gets 421): its
+        own address, this machine's names and network addresses, localhost."""
+        names = self._names
+        if names is None:
+            host = self.server_address[0]
+            own = {"localhost", "127.0.0.1", "::1", str(host).lower()}
+            try:
+                machine = socket.gethostname().lower()
+                own |= {machine, machine + ".local", socket.getfqdn().lower()}
+            except OSError:
+                pass
+            own |= set(lan_addresses())
+            names = self._names = frozenset(own)
+        return names
+
+    def knows_host(self, header: str | None) -> bool:
+        """Whether a Host (or an Origin's host) is one of :meth:`host_names`, with this server's port or none."""
+        if not header:
+            return False
+        host = header.strip().lower()
+        if host.startswith("["):  # [::1]:8080
+            name, _sep, rest = host[1:].partition("]")
+            port = rest[1:] if rest.startswith(":") else ""
+        else:
+            name, _sep, port = host.partition(":")
+        return name in self.host_names() and port in ("", str(self.server_address[1]))
 
     @property
     def token(self) -> str | None:
@@ -176,11 +205,18 @@ class Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self.do_GET()
 
+    def _misdirected(self) -> bool:
+        """A request whose Host is not one of this server's names (DNS rebinding): 421, and nothing else said."""
+        if self.server.knows_host(self.headers.get("Host")):
+            return False
+        self._plain(HTTPStatus.MISDIRECTED_REQUEST, "misdirected request: this server does not answer to that host name")
+        return True
+
     def do_GET(self) -> None:
         from ..views.live import live_page
 
         target = self._target()
-        if target is None:
+        if target is None or self._misdirected():
             return
         path, query = target
         srv = self.server
@@ -326,7 +362,13 @@ class Handler(BaseHTTPRequestHandler):
     # -- writes --------------------------------------------------------------
     def do_POST(self) -> None:
         target = self._target()
-        if target is None:
+        if target is None or self._misdirected():
+            return
+        origin = self.headers.get("Origin")
+        if origin is not None and origin != "null" and not self.server.knows_host(urlsplit(origin).netloc):
+            self.close_connection = True  # a page of another site posting with a valid link: refused, nothing written
+            self._json(HTTPStatus.FORBIDDEN, {"ok": False, "error": _("Error: a form of another site is refused: nothing "
+                                                                       "was recorded")})
             return
         path, _query = target
         found = self._scorer_path(path)
