@@ -379,3 +379,21 @@ def test_a_pipe_gets_no_hints_and_the_same_answers_the_service_gives(tmp_path):
     assert "hint:" not in r.stdout and "precedent" not in r.stdout
     assert "#1 penalty jan (session 1, rupelstreek; dealer jan)" in r.stdout  # `uitleg` is explain
     assert sheet(db)["totals"] == {"jan": -15, "piet": 5, "mieke": 5, "lotte": 5}
+
+
+def test_the_prompt_names_who_sits_out_at_a_table_of_five_or_six(tmp_path):
+    from wiezen_score.cli.play import Table
+    from wiezen_score.ledger.store import open_ledger
+
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk,eva")
+    with open_ledger(str(db)) as led:
+        assert Table(led, False, 6, False).prompt() == "[#1 an deals, an sits out] > "  # five: the dealer sits out
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk,eva,frans")
+    with open_ledger(str(db)) as led:  # six: the dealer and the player opposite him
+        assert Table(led, False, 6, False).prompt() == "[#1 an deals, an + dirk sit out] > "
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "an,bert,carla,dirk")
+    with open_ledger(str(db)) as led:
+        assert Table(led, False, 6, False).prompt() == "[#1 an deals] > "

@@ -91,11 +91,15 @@ class Table:
             return _("[no session] > ")
         state, no = self.led.state(s)
         x = f" x{state.pending}" if state.pending > 1 else ""
+        from ..core.session import sitting_out
         from ..ledger.documents import evening_progress
 
         p = evening_progress(self.led, s)
-        return _("[#{number} {dealer} deals{times}{progress}] > ").format(
-            number=no, dealer=s.players[state.dealer], times=x, progress=", " + p.short if p else "")
+        out = sitting_out(s.players, state.dealer)  # a table of five or six: who does not play this deal
+        sits = _(", {players} sit out").format(players=" + ".join(out)) if len(out) > 1 else (
+            _(", {player} sits out").format(player=out[0]) if out else "")
+        return _("[#{number} {dealer} deals{times}{sits}{progress}] > ").format(
+            number=no, dealer=s.players[state.dealer], times=x, sits=sits, progress=", " + p.short if p else "")
 
     def banner(self) -> str:
         s = self.led.open_session()
