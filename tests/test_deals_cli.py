@@ -93,3 +93,21 @@ def test_the_table_in_dutch_and_an_empty_answer(db):
     out = ok(db, "--lang", "nl", "deals", "--contract", "miserie").stdout
     assert "jan gehaald, piet verloren" in out and "vr 27/11/2026" in out
     assert ok(db, "deals", "--since", "2026-12-04").stdout.strip() == "no deals match"
+
+
+def test_explain_shows_the_totals_before_and_after(db):
+    # session 1 by hand from the sheet: entry 2 adds its points to the totals of entry 1 alone
+    first = json.loads(ok(db, "explain", "1", "--session", "1", "--json").stdout)
+    second = json.loads(ok(db, "explain", "2", "--session", "1", "--json").stdout)
+    assert first["totals_before"] == {"jan": 0, "piet": 0, "mieke": 0, "lotte": 0}
+    assert first["totals_after"] == first["points"] == second["totals_before"]
+    assert second["totals_after"] == {p: second["totals_before"][p] + second["points"][p] for p in second["points"]}
+    undone = json.loads(ok(db, "explain", "3", "--session", "1", "--json").stdout)
+    assert undone["voided"] and undone["totals_before"] == undone["totals_after"] == second["totals_after"]
+    text = ok(db, "explain", "2", "--session", "1").stdout
+    assert "totals before: jan +" in text and "totals after:" in text
+
+
+def test_explain_of_an_entry_the_newest_session_lacks_names_the_sessions_that_have_it(db):
+    msg = refused(db, "explain", "6")  # session 2 (the open one) has one entry; session 1 has an entry 6
+    assert "no entry 6 in session 2 (its last is #2); sessions with an entry 6: 1: give --session ID" in msg

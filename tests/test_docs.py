@@ -60,7 +60,7 @@ def test_every_json_option_is_documented():
             assert " ".join(path) in documented, f"docs/json.md has no section for `wiezen {' '.join(path)} --json`"
 
 
-MAPS = {"points", "totals", "rounds_owed", "takers", "contracts", "all_pass"}  # keys are players, contracts ...
+MAPS = {"points", "totals", "totals_before", "totals_after", "rounds_owed", "takers", "contracts", "all_pass"}  # keys are players, contracts ...
 
 
 def keys_of(value, out=None) -> set[str]:

@@ -73,7 +73,9 @@ def test_explain_in_dutch(db, nl):
         "#1 samen 8 jan+piet 9 (sessie 1, rupelstreek; deler jan)",
         "  samen 8 door jan+piet: gehaald met 9 slagen",
     ]
-    assert lines[-1].startswith("  spel met maat: elke bieder +")
+    assert lines[-3].startswith("  spel met maat: elke bieder +")
+    assert lines[-2:] == ["  totalen ervoor: jan 0, piet 0, mieke 0, lotte 0",
+                          "  totalen erna:   jan +3, piet +3, mieke -3, lotte -3"]
 
 
 def test_explain_rondje_pas_in_dutch(db, nl):
@@ -83,6 +85,8 @@ def test_explain_rondje_pas_in_dutch(db, nl):
         "  rondje pas: iedereen paste, er wordt niets gespeeld: 0 voor iedereen",
         "  het volgende spel dat gespeeld wordt telt dubbel",
         "  mieke deelt nu",
+        "  totalen ervoor: jan +3, piet +3, mieke -3, lotte -3",
+        "  totalen erna:   jan +3, piet +3, mieke -3, lotte -3",
     ]
 
 

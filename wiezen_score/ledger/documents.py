@@ -101,13 +101,35 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     rows = led.entries(s)
     versions = [r for r in rows if r.no == no]
     if not versions:
+        others = [int(r[0]) for r in led.conn.execute(
+            "SELECT DISTINCT session_id FROM entries WHERE no = ? AND session_id <> ? ORDER BY session_id DESC LIMIT 6",
+            (no, s.id))]
+        last = max((r.no for r in rows), default=0)
+        if others:
+            raise WiezenError(_("no entry {no} in session {id} (its last is #{last}); sessions with an entry {no}: "
+                                "{sessions}: give --session ID").format(
+                no=no, id=s.id, last=last, sessions=", ".join(map(str, others))))
         raise WiezenError(_("no entry {no} in session {id}").format(no=no, id=s.id))
     current = [r for r in rows if not r.voided]
     result = fold([(r.no, r.as_input()) for r in current], s.rules, s.players, s.first_dealer)
     steps: list[str] = []
+    running: dict[str, Any] = {p: 0 for p in s.players}
+    before = after = None
     for r, sc in zip(current, result.scored):
         if r.no == no:
             steps = list(sc.explanation)
+            before = dict(running)
+        for p, v in sc.points.items():
+            running[p] += v
+        if r.no == no:
+            after = dict(running)
+    if before is None:  # a voided entry: it changed nothing; the totals of what counted before it
+        before = {p: 0 for p in s.players}
+        for r, sc in zip(current, result.scored):
+            if r.no < no:
+                for p, v in sc.points.items():
+                    before[p] += v
+        after = before
     target = next((r for r in versions if not r.voided), versions[-1])
     rulings = _rulings(led, s, rows).get(target.id, [])
     return {
@@ -115,6 +137,8 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
         "dealer": s.players[target.dealer], "multiplier": target.multiplier,
         "points": {p: plain(v) for p, v in target.points.items()}, "voided": target.voided,
         "explanation": steps,
+        "totals_before": {p: plain(v) for p, v in before.items()},
+        "totals_after": {p: plain(v) for p, v in (after or before).items()},
         "history": [
             {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at,
              "dealer": s.players[r.dealer], "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}}

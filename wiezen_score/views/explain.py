@@ -46,6 +46,9 @@ def render_explain(doc: dict[str, Any]) -> str:
         )
         return "\n".join(out + rulings)
     out += [f"  {step}" for step in doc["explanation"]]
+    if "totals_before" in doc:
+        out.append(_("  totals before: {before}").format(before=", ".join(f"{p} {signed(v)}" for p, v in doc["totals_before"].items())))
+        out.append(_("  totals after:  {after}").format(after=", ".join(f"{p} {signed(v)}" for p, v in doc["totals_after"].items())))
     earlier = [h for h in doc["history"] if h["voided"]]
     if earlier:
         out.append(_("  earlier versions: {versions}").format(versions="; ".join(_version(h, doc) for h in earlier)))
