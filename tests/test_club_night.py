@@ -101,3 +101,16 @@ def test_a_nights_tables_are_one_evening_in_the_standings(night):
     doc = json.loads(ok(night, "standings", "--competition", p, "--json").stdout)
     assert {d["evenings"] for d in doc["players"]} == {1}  # two rounds, one evening
     assert {d["tables"] for d in doc["players"]} == {2}
+
+
+def test_plain_standings_count_a_nights_tables_as_one_evening(night):
+    one, two = tables_of(show(night), 1)
+    ok(night, "deal", "--table", "1", "samen", "8", f"{one[0]}+{one[1]}", "10")
+    ok(night, "deal", "--table", "2", "samen", "8", f"{two[1]}+{two[2]}", "8")
+    ok(night, "night", "next")
+    ok(night, "night", "end", "--force")
+    doc = json.loads(ok(night, "standings", "--json").stdout)
+    assert {(d["evenings"], d["sessions"]) for d in doc} == {(1, 2)}  # one date, two tables
+    best = next(d for d in doc if d["player"] == one[0])
+    assert best["best"] == best["worst"] == best["average"] == best["points"] == 4  # one evening: its two tables
+    assert "evenings" in ok(night, "standings").stdout.splitlines()[1]

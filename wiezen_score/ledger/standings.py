@@ -90,16 +90,32 @@ ORDER BY points DESC, p.name COLLATE NOCASE"""
 
 _IN_RANGE = "(:since IS NULL OR s.date >= :since) AND (:until IS NULL OR s.date <= :until)"
 
-_STANDINGS = "WITH" + _EVENINGS.format(evenings="player_evenings", where=_IN_RANGE) + _AGGREGATE
+# `wiezen standings`: an evening is a date (a club night's tables, a player's two sessions of one day, make one), so
+# evenings, best, worst and the average are per date; sessions (tables) are counted apart. (The Datasette view above
+# keeps the per-session figures of the schema it was made with.)
+_DATED = _EVENINGS.replace("SELECT st.session_id AS sid,", "SELECT st.session_id AS sid, s.date AS date,")
+_BY_DATE = """
+SELECT p.name AS player, a.points AS points, d.evenings AS evenings, a.sessions AS sessions, a.deals AS deals,
+       a.taken AS taken, a.made AS made,
+       CASE WHEN a.taken > 0 THEN round(1.0 * a.made / a.taken, 4) END AS success_rate,
+       d.best AS best, d.worst AS worst, d.average AS average
+FROM (SELECT pid, total(pts) AS points, count(*) AS sessions, sum(deals) AS deals, sum(taken) AS taken,
+             sum(made) AS made FROM evening GROUP BY pid) a
+JOIN (SELECT pid, count(*) AS evenings, max(pts) AS best, min(pts) AS worst, round(avg(pts), 2) AS average
+      FROM (SELECT pid, date, total(pts) AS pts FROM evening GROUP BY pid, date) GROUP BY pid) d ON d.pid = a.pid
+JOIN players p ON p.id = a.pid
+ORDER BY points DESC, p.name COLLATE NOCASE"""
+
+_STANDINGS = "WITH" + _DATED.format(evenings="player_evenings", where=_IN_RANGE) + _BY_DATE
 _STANDINGS_REFERENCE = (
-    "WITH" + _EVENINGS.format(
+    "WITH" + _DATED.format(
         evenings="(" + _REFERENCE.format(sessions="SELECT s.id FROM sessions s WHERE " + _IN_RANGE) + ")",
         where=_IN_RANGE,
-    ) + _AGGREGATE
+    ) + _BY_DATE
 )  # fmt: skip
 
 STANDINGS_COLUMNS = (
-    "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average",
+    "player", "points", "evenings", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average",
 )  # fmt: skip
 
 # The views a Datasette user sees (created by migration m003_club_views).

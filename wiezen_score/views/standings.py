@@ -38,13 +38,13 @@ def ranks(items: list[dict[str, Any]]) -> list[int]:
 def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
     """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
     return [
-        [rank, d["player"], d["points"], d["sessions"], d["deals"], d["taken"], d["made"],
+        [rank, d["player"], d["points"], d["evenings"], d["sessions"], d["deals"], d["taken"], d["made"],
          d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
         for rank, d in zip(ranks(items), items)
     ]  # fmt: skip
 
 
-HEADERS = ["rank", "player", "points", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
+HEADERS = ["rank", "player", "points", "evenings", "sessions", "deals", "taken", "made", "success_rate", "best", "worst", "average"]
 
 
 #: the columns of the standings table and page (after "#"), as msgids: translated where shown
@@ -64,7 +64,8 @@ def standings_html(items: list[dict[str, Any]], series: dict[str, list[tuple[str
     from .formats import column
     from .render import html_page
 
-    rows = [r[:7] + [_pct(r[7])] + r[8:] for r in standings_rows(items)]
+    # (the page counts evenings as dates, as the table does: the CSV's sessions column is left out)
+    rows = [r[:4] + r[5:8] + [_pct(r[8])] + r[9:] for r in standings_rows(items)]
     headers = ["#", *(column(h) for h in STANDINGS_COLUMNS[:10])]
     sub = _("{period}; as of {date}.").format(period=f"{period[:1].upper()}{period[1:]}", date=today) if title else ""
     return html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub)
@@ -78,7 +79,7 @@ def standings_text(items: list[dict[str, Any]], series: dict[str, list[tuple[str
     from .render import _md, sparkline, table
 
     rows = [
-        [rank, _md(d["player"]) if markdown else d["player"], num(d["points"]), d["sessions"],
+        [rank, _md(d["player"]) if markdown else d["player"], num(d["points"]), d["evenings"],
          d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
          num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
         for rank, d in zip(ranks(items), items)
