@@ -25,7 +25,7 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 from __future__ import annotations
 
 import sqlite3
-from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, Iterable, Sequence
 
@@ -688,7 +688,7 @@ def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
 # ------------------------------------------------------------------------------------------------- reading
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seal:
     n: int
     code: str
@@ -733,7 +733,7 @@ def corrections(conn: sqlite3.Connection, session_id: int) -> dict[tuple[str, in
 # ----------------------------------------------------------------------------------------------- verifying
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     message: str
     session_id: int | None = None
@@ -833,7 +833,7 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SealResult:
     ok: bool
     message: str
