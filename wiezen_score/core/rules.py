@@ -181,15 +181,7 @@ def _where(lines: _Lines, section: str | None, key: str | None = None) -> str:
 
 
 def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
-    """TOML text as a dict (tomllib, or tomli on Python 3.10); a syntax error is a WiezenError.
-
-    Plain text, as house rules are written, is read without importing tomllib (core/plaintoml.py: the same dict
-    where it reads the text at all)."""
-    from .plaintoml import loads
-
-    plain = loads(text)
-    if plain is not None:
-        return plain
+    """TOML text as a dict (tomllib, or tomli on Python 3.10); a syntax error is a WiezenError."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
