@@ -26,10 +26,9 @@ main()
 
 #: modules recording a deal never needs (each costs a millisecond or more to import)
 NOT_ON_THE_DEAL_PATH = [
-    "textwrap", "shlex", "click.shell_completion", "importlib.resources", "hashlib", "fractions",
+    "textwrap", "shlex", "click.shell_completion", "importlib.resources", "fractions",
     "sqlite_utils", "tabulate", "platformdirs", "wiezen_score.views.render", "wiezen_score.views.formats",
     "wiezen_score.ledger.check", "wiezen_score.ledger.exchange", "wiezen_score.core.dates", "wiezen_score.ledger.documents", "wiezen_score.core.presets",
-    "json",  # (the chain writes a deal's entry from its row, with json's C function for a text: _json)
 ]
 
 

@@ -24,31 +24,15 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 from dataclasses import dataclass
-from itertools import product
 from typing import Any, Iterable, Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
 from ..core.i18n import _
-
-try:  # CPython's own SHA-256: a write of a few links need not load OpenSSL (hashlib's), which takes milliseconds
-    from _sha256 import sha256 as _SHA256  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - other Pythons (3.12 and later name it _sha2)
-    try:
-        from _sha2 import sha256 as _SHA256  # type: ignore[import-not-found,unused-ignore,no-redef]
-    except ImportError:
-        from hashlib import sha256 as _SHA256  # type: ignore[assignment,unused-ignore]
-
-
-def _many_hashes() -> None:
-    """Many links to hash (a replay, an import, a check): OpenSSL's SHA-256, faster per byte. The same digest."""
-    global _SHA256
-    import hashlib
-
-    _SHA256 = hashlib.sha256
-
 
 GENESIS = "wiezen-chain-1"
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
@@ -97,90 +81,15 @@ BEGIN SELECT RAISE(ABORT, 'the chain grows one link at a time, at its end'); END
 # ------------------------------------------------------------------------------------------------- hashing
 
 
-try:  # json's own function for a str (ensure_ascii=False), without importing the json package (start-up)
-    from _json import encode_basestring as _jstr
-except ImportError:  # pragma: no cover - a Python without the C accelerator
-    from json.encoder import encode_basestring as _jstr
-
-_ENCODER: list[Any] = []  # the canonical encoder, made on first use (a deal links its entry without it)
-
-
 def _dump(value: Any) -> str:
-    """The canonical text of a fact: keys sorted, no spaces, UTF-8 as is."""
-    if not _ENCODER:
-        import json
-
-        _ENCODER.append(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-    return str(_ENCODER[0].encode(value))
-
-
-class _NotPlain(Exception):
-    """A value :func:`_j` does not write (a float, bytes ... in a damaged ledger): the fact is dumped generically."""
-
-
-def _j(x: Any) -> str:
-    """One JSON value exactly as :func:`_dump` writes it, for the plain values SQLite gives back (text, integer,
-    NULL); anything else raises :class:`_NotPlain`."""
-    t = type(x)
-    if t is str:
-        return _jstr(x)  # json's own encoder writes str with this function (ensure_ascii=False)
-    if t is int:
-        return int.__repr__(x)
-    if x is None:
-        return "null"
-    raise _NotPlain
-
-
-_INT: frozenset[type] = frozenset({int})
-_TEXT: frozenset[type] = frozenset({str})
-_INT_OR_NULL: frozenset[type] = frozenset({int, type(None)})
-_TEXT_OR_NULL: frozenset[type] = frozenset({str, type(None)})
-# the column types of an entries row (bulk.py's order) and of an entry_points row, as the tool writes them
-_ENTRY_TYPES = (_INT, _TEXT, _INT, _INT, _TEXT, _TEXT, _TEXT_OR_NULL, _INT, _INT, _INT_OR_NULL, _INT, _INT_OR_NULL,
-                _TEXT, _INT, _INT, _INT_OR_NULL, _TEXT)
-_POINTS_TYPES = (_INT, _INT, _INT, _INT, _INT_OR_NULL)
-# the same as every tuple of types a row may have (checked with one set lookup: thousands of rows)
-_ENTRY_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_ENTRY_TYPES))
-_POINTS_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_POINTS_TYPES))
-# per connection (by id, with the connection itself: a connection cannot be weakly referenced): its rows and
-# their points rows by entry id
-_written: dict[int, tuple[sqlite3.Connection, dict[int, tuple[Any, ...]], dict[int, list[tuple[Any, ...]]]]] = {}
-
-
-def remember_written(conn: sqlite3.Connection, entries: Sequence[tuple[Any, ...]],
-                     points: Sequence[tuple[Any, ...]]) -> None:
-    """The entries rows (and all their entry_points rows) that ``conn`` has just inserted in this transaction, as
-    given to SQLite: :func:`sync` links them from these instead of reading them back. Only rows of exactly the
-    types the columns hold (an int for INTEGER, a str for TEXT, None): SQLite stores those unchanged, so the
-    texts are those of the stored rows. :func:`forget_written` drops them when a transaction begins."""
-    mine = _written.get(id(conn))
-    if mine is None or mine[0] is not conn:
-        mine = _written[id(conn)] = (conn, {}, {})
-    rows, pts = mine[1], mine[2]
-    for r in entries:
-        if tuple(map(type, r)) in _ENTRY_SHAPES:
-            rows[r[0]] = r
-            pts[r[0]] = []
-    odd = set()
-    for p in points:
-        got = pts.get(p[0])
-        if got is not None:
-            if tuple(map(type, p)) in _POINTS_SHAPES:
-                got.append(p)
-            else:  # a points row of another type: the entry is read back from the ledger instead
-                odd.add(p[0])
-    for k in odd:
-        del rows[k], pts[k]
-
-
-def forget_written(conn: sqlite3.Connection) -> None:
-    """A new transaction: nothing it links may come from an earlier one (rolled back, its row ids given again)."""
-    _written.pop(id(conn), None)
+    """The chained text of a fact: canonical JSON (keys sorted, no spaces, UTF-8 as is). Every link's hash and
+    every seal is made over these bytes (tests/test_chain_golden.py holds them to the hashes of old ledgers)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _sha(*parts: str) -> str:
     """SHA-256 over the parts, each followed by a NUL byte."""
-    return str(_SHA256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
+    return str(hashlib.sha256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
 
 
 def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any,
@@ -222,15 +131,6 @@ class Facts:
         self._names: dict[int, str] | None = None
         self._uids: dict[str, dict[int, str]] = {}
         self._memo_names: dict[int, str | None] = {}
-        # entries as stored (row tuples, their points rows), read in bulk or by preload: their texts are
-        # written straight from these (see :meth:`texts`)
-        self._raw: dict[int, tuple[Any, ...]] = {}
-        self._raw_points: dict[int, list[tuple[Any, ...]]] = {}
-        self._raw_all = False
-        # rows (and points rows) remember_written checked for their types already: the very tuples, by entry id
-        self._plain: dict[int, tuple[Any, ...]] = {}
-        # (player, half, taker, made) of an entry's points rows -> the texts of its points and of its players
-        self._pts_texts: dict[tuple[tuple[Any, ...], ...], tuple[str, str]] = {}
 
     # lookups used by the contents
     def name(self, pid: int | None) -> str | None:
@@ -268,97 +168,11 @@ class Facts:
 
     def texts(self, kind: str, rid: int, sub: int) -> tuple[str, str, int | None] | None:
         """(portable text, local text, session id) of a fact: :func:`_dump` of the two halves of
-        :meth:`content`, or None when its row is gone. An entry is written straight from its stored row (read in
-        bulk, by :meth:`preload`, or alone), without building its content first (a replay, an import or a check
-        writes 20,000 of them); it comes out the same, byte for byte (tests/test_chain_texts.py)."""
-        if kind == "entry":
-            if self.bulk and not self._raw_all:
-                self._read_raw(None)
-            row = self._raw.get(rid)
-            if row is None and not self._raw_all:  # one entry (a deal): its row read alone, written the same way
-                self._read_raw((rid, rid))
-                row = self._raw.get(rid)
-            if row is not None:
-                try:
-                    return self._entry_texts(row, self._raw_points.get(rid, ()))
-                except _NotPlain:
-                    pass  # a value SQLite can hold but the tool never writes: the generic way below
-            elif self._raw_all:
-                return None
+        :meth:`content`, or None when its row is gone."""
         got = self.content(kind, rid, sub)
         if got is None:
             return None
         return _dump(got[0]), _dump(got[1]), got[2]
-
-    def _read_raw(self, span: tuple[int, int] | None) -> None:
-        c = self.conn
-        where = "" if span is None else " WHERE entry_id BETWEEN ? AND ?"
-        args: tuple[int, ...] = () if span is None else span
-        pts: dict[int, list[tuple[Any, ...]]] = {}
-        for p in c.execute("SELECT entry_id, player_id, half, taker, made FROM entry_points" + where, args):
-            got = pts.get(p[0])
-            if got is None:
-                pts[p[0]] = [p]
-            else:
-                got.append(p)
-        q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-             "reason, next_dealer, next_multiplier, replaces, created_at FROM entries"
-             + ("" if span is None else " WHERE id BETWEEN ? AND ?"))
-        # what is read takes the place of what was here for the same entries (the span of a preload can hold
-        # entries this write remembered: their points rows are not added to a second time)
-        for r in c.execute(q, args):
-            self._raw[r[0]] = r
-            self._raw_points.pop(r[0], None)
-        self._raw_points.update(pts)
-        if span is None:
-            self._raw_all = True
-
-    def _entry_texts(self, r: tuple[Any, ...], points: Sequence[tuple[Any, ...]]) -> tuple[str, str, int | None]:
-        """The texts of an entry from its stored row: what :meth:`_load` builds, then :func:`_dump` writes."""
-        (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
-        name = self.name
-        if self._plain.get(i) is r or (tuple(map(type, r)) in _ENTRY_SHAPES
-                                       and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points)):
-            # the types the tool writes: integers written as they are, texts by json's own function, NULL
-            # where a column may hold it. Many entries have the same points rows (the same line scored the
-            # same): their two texts are made once.
-            key = tuple([q[1:] for q in points])
-            got = self._pts_texts.get(key)
-            if got is None:
-                p = sorted([(str(n), pid, (n, half, taker, made))
-                            for _eid, pid, half, taker, made in points for n in (name(pid),)])  # as _load sorts
-                got = self._pts_texts[key] = (
-                    ",".join([f"[{_j(n)},{h},{t},{'null' if m is None else m}]" for _s, _p, (n, h, t, m) in p]),
-                    ",".join([str(t[1]) for t in p]),
-                )
-            pts, players = got
-            portable = (
-                f'{{"contract":{"null" if contract is None else _jstr(contract)},"created_at":{_jstr(at)},'
-                f'"deal_no":{"null" if deal_no is None else deal_no},"dealer":{dealer},"kind":{_jstr(k)},'
-                f'"multiplier":{mult},"next_dealer":{nd},"next_multiplier":{nm},"no":{no},'
-                f'"offender":{"null" if off is None else _j(name(off))},"points":[{pts}],"reason":{_jstr(reason)},'
-                f'"replaces":{"null" if rep is None else _j(self.uid("entries", rep))},"round":{rnd},'
-                f'"text":{_jstr(text)},"uid":{_jstr(uid)}}}'
-            )
-            local = (f'{{"id":{i},"offender_id":{"null" if off is None else off},'
-                     f'"players":[{players}],"replaces":{"null" if rep is None else rep},'
-                     f'"session_id":{sid}}}')
-            return portable, local, sid
-        raise _NotPlain  # a value of another type (a damaged file): the generic way (texts())
-
-    def preload(self, kind: str, rids: Sequence[int]) -> None:
-        """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
-        row ids from the lowest to the highest, when they lie close together. The contents are the same as
-        :meth:`content` reads one at a time."""
-        if self.bulk or kind != "entry":
-            return
-        rids = [r for r in rids if r not in self._raw]  # what this write inserted and remembered is here already
-        if len(rids) < 16:
-            return
-        lo, hi = min(rids), max(rids)
-        if hi - lo + 1 > 2 * len(rids):
-            return
-        self._read_raw((lo, hi))
 
     def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
         c = self.conn
@@ -480,9 +294,6 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
     row = conn.execute("SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1").fetchone()
     seq, prev = (row[0], row[1]) if row else (0, GENESIS)
     heads: dict[int, str] = {}
-    if len(items) >= 64:
-        _many_hashes()
-    facts.preload("entry", [rid for kind, rid, _ in items if kind == "entry"])
     links: list[tuple[int, str, int, int, int | None, str, str | None]] = []
     for kind, rid, sub in items:
         got = facts.texts(kind, rid, sub)
@@ -501,15 +312,7 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
         seq += 1
         prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, None, None, dumped)
         links.append((seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash))
-    if len(links) < 1000:
-        conn.executemany(_LINK_ROW, links)
-        return set(heads)
-    from .sql import suspended
-
-    # thousands of links (a replay, an import): the no-replace trigger is suspended for them (a plain INSERT
-    # refuses an existing key all the same), as bulk.py does for the entries
-    with suspended(conn, ("chain_no_replace",)):
-        conn.executemany(_LINK_ROW, links)
+    conn.executemany(_LINK_ROW, links)
     return set(heads)
 
 
@@ -527,11 +330,6 @@ def sync(conn: sqlite3.Connection, now: str) -> None:
         return
     conn.execute("DELETE FROM chain_pending")
     facts = Facts(conn)
-    written = _written.pop(id(conn), None)
-    if written is not None and written[0] is conn:
-        facts._raw.update(written[1])
-        facts._raw_points.update(written[2])
-        facts._plain.update(written[1])  # (remember_written kept only rows of the written types)
     items = [(str(k), int(r), int(s)) for k, r, s in pending if k != "end"]
     touched = _append(conn, facts, items) | {int(r) for k, r, _ in pending if k == "end"}
     for sid in sorted(touched):
@@ -765,7 +563,6 @@ def describe(conn: sqlite3.Connection, kind: str, rid: int, sub: int) -> tuple[s
 def verify(conn: sqlite3.Connection) -> list[Finding]:
     """Every link against the row it covers, every row against the chain, the ends of the sessions."""
     out: list[Finding] = []
-    _many_hashes()
     facts = Facts(conn, bulk=True)
     links = conn.execute("SELECT seq, kind, rid, sub, session_id, hash, shash FROM chain ORDER BY seq").fetchall()
     prev_stored = prev_fresh = GENESIS
