@@ -24,17 +24,19 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
 from ..core.i18n import _
+from .facts import GENESIS as GENESIS
+from .facts import Facts, link_hash, session_hash
+# the seals, read and checked (seals.py), where callers have found them
+from .seals import Seal as Seal, SealResult as SealResult, check_seal as check_seal, corrections as corrections
+from .seals import normalize_code as normalize_code, seal_code as seal_code, seals as seals
 
-GENESIS = "wiezen-chain-1"
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
 SESSION_KINDS = ("session", "entry", "void", "seal")
 
@@ -76,194 +78,6 @@ CREATE TRIGGER chain_in_order BEFORE INSERT ON chain
 WHEN NEW.seq <> coalesce((SELECT max(seq) FROM chain), 0) + 1
 BEGIN SELECT RAISE(ABORT, 'the chain grows one link at a time, at its end'); END;
 """
-
-
-# ------------------------------------------------------------------------------------------------- hashing
-
-
-def _dump(value: Any) -> str:
-    """The chained text of a fact: canonical JSON (keys sorted, no spaces, UTF-8 as is). Every link's hash and
-    every seal is made over these bytes (tests/test_chain_golden.py holds them to the hashes of old ledgers)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _sha(*parts: str) -> str:
-    """SHA-256 over the parts, each followed by a NUL byte."""
-    return str(hashlib.sha256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
-
-
-def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any,
-              dumped: tuple[str, str] | None = None) -> str:
-    p, loc = dumped if dumped is not None else (_dump(portable), _dump(local))
-    return _sha(prev, kind, str(rid), str(sub), "" if session_id is None else str(session_id), p, loc)
-
-
-def session_hash(prev: str, kind: str, portable: Any, dumped: str | None = None) -> str:
-    return _sha(prev, kind, dumped if dumped is not None else _dump(portable))
-
-
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
-
-
-def seal_code(shash: str) -> str:
-    """The first 60 bits of a session hash as 12 characters, e.g. ``7KQ2-M9XD-4TPA``."""
-    n = int(shash[:15], 16)
-    chars = "".join(_ALPHABET[(n >> (5 * i)) & 31] for i in reversed(range(12)))
-    return f"{chars[:4]}-{chars[4:8]}-{chars[8:]}"
-
-
-def normalize_code(code: str) -> str:
-    """A seal as typed (any case, spaces or dashes, O for 0, I or L for 1) in its printed form."""
-    raw = "".join(ch for ch in code.upper() if ch.isalnum()).replace("O", "0").replace("I", "1").replace("L", "1")
-    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}" if len(raw) == 12 and all(c in _ALPHABET for c in raw) else ""
-
-
-# ------------------------------------------------------------------------------------------- fact contents
-
-
-class Facts:
-    """Reads the content of facts, either one at a time (:meth:`one`) or the whole ledger at once (bulk)."""
-
-    def __init__(self, conn: sqlite3.Connection, bulk: bool = False) -> None:
-        self.conn = conn
-        self.bulk = bulk
-        self._cache: dict[str, dict[tuple[int, int], Any]] = {}
-        self._names: dict[int, str] | None = None
-        self._uids: dict[str, dict[int, str]] = {}
-        self._memo_names: dict[int, str | None] = {}
-
-    # lookups used by the contents
-    def name(self, pid: int | None) -> str | None:
-        if pid is None:
-            return None
-        if self._names is None and self.bulk:
-            self._names = {i: n for i, n in self.conn.execute("SELECT id, name FROM players")}
-        if self._names is not None:
-            n = self._names.get(pid)
-        else:
-            if pid not in self._memo_names:  # players never change: one read per player and write
-                row = self.conn.execute("SELECT name FROM players WHERE id = ?", (pid,)).fetchone()
-                self._memo_names[pid] = row[0] if row else None
-            n = self._memo_names[pid]
-        return None if n is None else str(n).casefold()
-
-    def uid(self, table: str, rid: int | None) -> str | None:
-        if rid is None:
-            return None
-        if self.bulk:
-            if table not in self._uids:
-                self._uids[table] = {i: u for i, u in self.conn.execute(f"SELECT id, uid FROM {table}")}
-            return self._uids[table].get(rid)
-        row = self.conn.execute(f"SELECT uid FROM {table} WHERE id = ?", (rid,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def content(self, kind: str, rid: int, sub: int) -> tuple[Any, Any, int | None] | None:
-        """(portable content, local ids, session id) of a fact, or None when its row is gone."""
-        if self.bulk:
-            if kind not in self._cache:
-                self._cache[kind] = dict(self._load(kind, None))
-            return self._cache[kind].get((rid, sub))
-        found = dict(self._load(kind, (rid, sub)))
-        return found.get((rid, sub))
-
-    def texts(self, kind: str, rid: int, sub: int) -> tuple[str, str, int | None] | None:
-        """(portable text, local text, session id) of a fact: :func:`_dump` of the two halves of
-        :meth:`content`, or None when its row is gone."""
-        got = self.content(kind, rid, sub)
-        if got is None:
-            return None
-        return _dump(got[0]), _dump(got[1]), got[2]
-
-    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
-        c = self.conn
-        one = key is not None
-        rid_arg: tuple[int, ...] = () if key is None else (key[0],)
-        both: tuple[int, ...] = () if key is None else key
-        if kind == "player":
-            q = "SELECT id, name, created_at FROM players" + (" WHERE id = ?" if one else "")
-            for i, name, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"name": name, "created_at": at}, {"id": i}, None)
-        elif kind == "rules":
-            q = "SELECT id, name, toml, reason, added_at FROM house_rules" + (" WHERE id = ?" if one else "")
-            for i, name, toml, reason, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"name": name, "toml": toml, "reason": reason, "added_at": at}, {"id": i}, None)
-        elif kind == "session":
-            seats: dict[int, list[tuple[int, int]]] = {}
-            sq = "SELECT session_id, seat, player_id FROM seats" + (" WHERE session_id = ?" if one else "")
-            for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
-                seats.setdefault(sid, []).append((seat, pid))
-            plan = ", plan" if _has_plan(c) else ", NULL"  # an evening's length, from schema 7 on
-            # a competition's tag, round and table (schema 8)
-            extra = ", tag, round, table_no" if _has_column(c, "tag") else ", NULL, NULL, NULL"
-            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash" + plan
-                 + extra + " FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
-            for i, uid, name, date, rn, rt, fd, at, src, pl, tag, rnd, tno in c.execute(q, rid_arg):
-                st = seats.get(i, [])
-                portable = {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt,
-                            "first_dealer": fd, "started_at": at, "source_hash": src,
-                            "players": [self.name(p) for _, p in st],
-                            **({"plan": pl} if pl else {})}  # no plan: the same link as before schema 7
-                # the tag, round and table join the content only when set, so the links of every session
-                # recorded before them keep their hashes
-                for k, v in (("tag", tag), ("round", rnd), ("table", tno)):
-                    if v is not None:
-                        portable[k] = v
-                yield (i, 0), (portable, {"id": i, "seats": [[s, p] for s, p in st]}, i)
-        elif kind == "entry":
-            pts: dict[int, list[tuple[Any, ...]]] = {}
-            pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
-            folded: dict[int, str | None] = {}
-            for eid, pid, half, taker, made in c.execute(pq, rid_arg):
-                if pid not in folded:
-                    folded[pid] = self.name(pid)
-                n = folded[pid]
-                # sorted by (name, player id): the same order in every ledger (a player has one row per entry)
-                pts.setdefault(eid, []).append((str(n), pid, [n, half, taker, made]))
-            q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
-            for r in c.execute(q, rid_arg):
-                (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
-                p = sorted(pts.get(i, ()))
-                yield (i, 0), (
-                    {"uid": uid, "no": no, "kind": k, "text": text, "contract": contract, "dealer": dealer,
-                     "multiplier": mult, "offender": None if off is None else self.name(off), "round": rnd,
-                     "deal_no": deal_no, "reason": reason, "next_dealer": nd, "next_multiplier": nm,
-                     "replaces": None if rep is None else self.uid("entries", rep), "created_at": at,
-                     "points": [t[2] for t in p]},
-                    {"id": i, "session_id": sid, "offender_id": off, "replaces": rep, "players": [t[1] for t in p]},
-                    sid,
-                )  # fmt: skip
-        elif kind == "void":
-            q = ("SELECT v.entry_id, e.session_id, v.action, v.by_entry, v.reason, v.created_at FROM voids v "
-                 "LEFT JOIN entries e ON e.id = v.entry_id" + (" WHERE v.entry_id = ?" if one else ""))
-            for eid, sid, action, by, reason, at in c.execute(q, rid_arg):
-                yield (eid, 0), (
-                    {"entry": self.uid("entries", eid), "action": action, "by": self.uid("entries", by),
-                     "reason": reason, "created_at": at},
-                    {"entry_id": eid, "by_entry": by}, sid,
-                )  # fmt: skip
-        elif kind == "seal":
-            q = "SELECT id, session_id, n, sealed_at FROM seals" + (" WHERE id = ?" if one else "")
-            for i, sid, n, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"n": n, "sealed_at": at}, {"id": i, "session_id": sid}, sid)
-        elif kind == "precedent":
-            q = ("SELECT id, uid, date, session_id, entry_no, entry_id, players, origin, created_at FROM precedents"
-                 + (" WHERE id = ?" if one else ""))
-            for i, uid, date, sid, eno, eid, players, origin, at in c.execute(q, rid_arg):
-                yield (i, 0), (
-                    {"uid": uid, "date": date, "session": self.uid("sessions", sid), "entry_no": eno,
-                     "entry": self.uid("entries", eid), "players": players, "origin": origin, "created_at": at},
-                    {"id": i, "session_id": sid, "entry_id": eid}, None,
-                )  # fmt: skip
-        elif kind == "version":
-            q = ("SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions"
-                 + (" WHERE precedent_id = ? AND version = ?" if one else ""))
-            for pid, v, title, ruling, tags, note, at in c.execute(q, both):
-                yield (pid, v), (
-                    {"precedent": self.uid("precedents", pid), "version": v, "title": title, "ruling": ruling,
-                     "tags": tags, "note": note, "edited_at": at},
-                    {"precedent_id": pid}, None,
-                )  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------------ appending
@@ -483,50 +297,6 @@ def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
     return out
 
 
-# ------------------------------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True, slots=True)
-class Seal:
-    n: int
-    code: str
-    sealed_at: str
-    seq: int  # the chain link of the seal
-
-
-def seals(conn: sqlite3.Connection, session_id: int) -> list[Seal]:
-    """The seals of a session, oldest first (the last one is current)."""
-    try:
-        rows = conn.execute(
-            "SELECT s.n, c.shash, s.sealed_at, c.seq FROM seals s JOIN chain c ON c.kind = 'seal' AND c.rid = s.id "
-            "WHERE s.session_id = ? ORDER BY s.n",
-            (session_id,),
-        ).fetchall()
-    except sqlite3.OperationalError:
-        return []
-    return [Seal(n, seal_code(h), at, seq) for n, h, at, seq in rows if h]
-
-
-def corrections(conn: sqlite3.Connection, session_id: int) -> dict[tuple[str, int], str]:
-    """(kind, row id) -> the time, of the entries and voids recorded after the session was first sealed."""
-    try:
-        rows = conn.execute(
-            "SELECT c.kind, c.rid FROM chain c WHERE c.session_id = ? AND c.kind IN ('entry', 'void') AND c.seq > "
-            "(SELECT min(c2.seq) FROM chain c2 WHERE c2.session_id = ? AND c2.kind = 'seal')",
-            (session_id, session_id),
-        ).fetchall()
-    except sqlite3.OperationalError:
-        return {}
-    out: dict[tuple[str, int], str] = {}
-    for kind, rid in rows:
-        if kind == "entry":
-            r = conn.execute("SELECT created_at FROM entries WHERE id = ?", (rid,)).fetchone()
-        else:
-            r = conn.execute("SELECT created_at FROM voids WHERE entry_id = ?", (rid,)).fetchone()
-        if r:
-            out[(kind, rid)] = str(r[0])
-    return out
-
 
 # ----------------------------------------------------------------------------------------------- verifying
 
@@ -628,81 +398,3 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
     for (sid,) in conn.execute("SELECT id FROM sessions ORDER BY id").fetchall():
         out += history_problems(conn, sid)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class SealResult:
-    ok: bool
-    message: str
-    session_id: int | None = None
-    later: tuple[str, ...] = ()
-
-
-def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> SealResult:
-    """Does the ledger still hold exactly the history that seal ``code`` vouches for?
-
-    The session chain is computed afresh from the rows (not read from the stored hashes): the seal must be the
-    hash at one of the session's seals. What was recorded after it is listed (corrections)."""
-    want = normalize_code(code)
-    if not want:
-        return SealResult(False, _("'{code}' is not a seal: a seal is 12 letters and digits like 7KQ2-M9XD-4TPA").format(code=code))
-    if session_id is not None:
-        sids = [session_id]
-    else:
-        sids = [int(s) for (s,) in conn.execute("SELECT DISTINCT session_id FROM seals ORDER BY session_id")]
-    facts = Facts(conn)
-    for sid in sids:
-        links = conn.execute(
-            "SELECT seq, kind, rid, sub FROM chain WHERE session_id = ? ORDER BY seq", (sid,)
-        ).fetchall()
-        head = GENESIS
-        for i, (seq, kind, rid, sub) in enumerate(links):
-            got = facts.content(kind, rid, sub)
-            if got is None:
-                break
-            head = session_hash(head, kind, got[0])
-            if kind == "seal" and seal_code(head) == want:
-                later = []
-                for _seq, k2, r2, s2 in links[i + 1:]:
-                    later.append(_later_line(conn, facts, k2, r2, s2))
-                n = got[0]["n"]
-                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=want, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
-    where = _("session {id}").format(id=session_id) if session_id is not None else _("any session of this ledger")
-    return SealResult(
-        False,
-        _('the seal {want} does not vouch for {where}: the history it sealed is not here as it was (an entry, correction, reason or time changed, missing or forged)').format(want=want, where=where),
-        session_id,
-    )
-
-
-def _later_line(conn: sqlite3.Connection, facts: Facts, kind: str, rid: int, sub: int) -> str:
-    got = facts.content(kind, rid, sub)
-    if got is None:
-        return ""
-    p = got[0]
-    if kind == "entry":
-        return (_("#{no} {text} recorded {at} (a correction)") if p["replaces"] else _("#{no} {text} recorded {at}")).format(
-            no=p["no"], text=p["text"], at=p["created_at"]
-        )
-    if kind == "void":
-        r = conn.execute("SELECT no, text FROM entries WHERE id = ?", (rid,)).fetchone()
-        label = f"#{r[0]} {r[1]}" if r else _("an entry")
-        return _("{entry} voided ({how}) {at}").format(entry=label, how=p["action"], at=p["created_at"]) + (
-            f": {p['reason']}" if p["reason"] else ""
-        )
-    if kind == "seal":
-        return _("sealed again {at}: {seal}").format(at=p["sealed_at"], seal=seal_code(_shash_of(conn, rid)))
-    return ""
-
-
-def _shash_of(conn: sqlite3.Connection, seal_id: int) -> str:
-    r = conn.execute("SELECT shash FROM chain WHERE kind = 'seal' AND rid = ?", (seal_id,)).fetchone()
-    return str(r[0]) if r and r[0] else "0" * 64
-
-
-def _has_plan(conn: Any) -> bool:
-    return any(r[1] == "plan" for r in conn.execute("PRAGMA table_info(sessions)"))
-
-
-def _has_column(conn: Any, name: str) -> bool:
-    return any(r[1] == name for r in conn.execute("PRAGMA table_info(sessions)"))
