@@ -23,7 +23,7 @@ import pytest
 
 from _ledger_helpers import DATA, ok
 from _record_helpers import build_full_ledger
-from wiezen_score.ledger import chain
+from wiezen_score.ledger.seals import seal_code
 
 PRINT = bool(os.environ.get("WIEZEN_GOLDEN_PRINT"))
 
@@ -53,7 +53,7 @@ def _chain(db: Path) -> tuple[int, str, str, list[str]]:
     try:
         links = conn.execute("SELECT hash, shash FROM chain ORDER BY seq").fetchall()
         shashes = hashlib.sha256("".join(s or "-" for _h, s in links).encode()).hexdigest()
-        codes = [chain.seal_code(s) for (s,) in conn.execute(
+        codes = [seal_code(s) for (s,) in conn.execute(
             "SELECT c.shash FROM seals s JOIN chain c ON c.kind = 'seal' AND c.rid = s.id ORDER BY c.seq")]
         return len(links), links[-1][0], shashes, codes
     finally:

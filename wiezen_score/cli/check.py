@@ -50,7 +50,7 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
     path = ledger.resolve_path(_db(ctx))
     if not os.path.exists(path):
         raise WiezenError(_("no ledger at '{path}' yet: nothing to check").format(path=path))
-    from ..ledger.chain import check_seal
+    from ..ledger.seals import check_seal
 
     sealed = None
     with ledger.open_ledger(path, readonly=True) as led:

@@ -15,7 +15,7 @@ Every link in table ``chain`` (append-only, numbered 1, 2, 3 ... without gaps) s
 - ``shash`` (facts of a session only): the *session chain*, SHA-256 over the session's previous ``shash`` and
   the fact's content without local row ids (players by name, entries by their uid), so the same history
   gives the same hashes in every ledger it is imported into. The ``shash`` of a seal link, shortened, is the
-  session's **seal** (:func:`seal_code`): it vouches for everything the session held when it was sealed.
+  session's **seal** (seals.py: :func:`~.seals.seal_code`): it vouches for everything the session held when it was sealed.
 
 Links are appended by :func:`sync` at the end of every write transaction, in the order the rows were
 inserted: temporary triggers (:func:`install_recorders`, on this connection only) note every head row the
@@ -33,9 +33,6 @@ from .rows import insert_seal
 from ..core.i18n import _
 from .facts import GENESIS as GENESIS
 from .facts import Facts, link_hash, session_hash
-# the seals, read and checked (seals.py), where callers have found them
-from .seals import Seal as Seal, SealResult as SealResult, check_seal as check_seal, corrections as corrections
-from .seals import normalize_code as normalize_code, seal_code as seal_code, seals as seals
 
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
 SESSION_KINDS = ("session", "entry", "void", "seal")

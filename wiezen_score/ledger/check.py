@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..core.errors import WiezenError
 from ..core.numbers import signed
 from .rows import COUNTS
 from .schema import SCHEMA_VERSION
 from ..core.i18n import _
+
+if TYPE_CHECKING:
+    from ..core.rules import HouseRules
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
 NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
@@ -340,7 +343,7 @@ def _rescore(
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
     counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]
-    rules_cache: dict[str, Any] = {}
+    rules_cache: dict[str, HouseRules] = {}
     sessions = conn.execute("SELECT id, rules_name, rules_toml, first_dealer FROM sessions ORDER BY id").fetchall()
     if only is not None:
         wanted = set(only)
@@ -455,7 +458,7 @@ def _rescore(
 
 
 def _rescore_voided(
-    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], sid: int, rules: Any,
+    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], sid: int, rules: HouseRules,
     players: tuple[str, ...], names: dict[int, str], deal_players: dict[int, tuple[str, ...]],
 ) -> None:
     """A voided entry no longer counts, but it was recorded by the command line all the same: re-scored from its

@@ -125,7 +125,7 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> dict[str, Any]:
 def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[Any]], list[dict[str, Any]]]:
     """The session's facts in the order they were recorded (["entry", uid], ["void", uid of the voided entry],
     ["seal", n]) and its seals: an import records them in the same order, so the seals are the same there."""
-    from .chain import seal_code
+    from .seals import seal_code
 
     uids = {i: u for i, u in conn.execute("SELECT id, uid FROM entries WHERE session_id = ?", (sid,))}
     ns = {i: n for i, n in conn.execute("SELECT id, n FROM seals WHERE session_id = ?", (sid,))}
@@ -676,7 +676,8 @@ def import_doc(led: Any, doc: Mapping[str, Any], dry_run: bool = False,
 
 def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[str, Any], Any]]) -> list[str]:
     """The seals the file carries must be the seals of the history as recorded here: the chain fits."""
-    from .chain import normalize_code, seals, sync
+    from .chain import sync
+    from .seals import normalize_code, seals
     from .rows import now
 
     sync(conn, now())  # link what this import recorded, so that the seals are computed

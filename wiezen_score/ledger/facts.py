@@ -187,9 +187,9 @@ class Facts:
 
 
 
-def _has_plan(conn: Any) -> bool:
+def _has_plan(conn: sqlite3.Connection) -> bool:
     return any(r[1] == "plan" for r in conn.execute("PRAGMA table_info(sessions)"))
 
 
-def _has_column(conn: Any, name: str) -> bool:
+def _has_column(conn: sqlite3.Connection, name: str) -> bool:
     return any(r[1] == name for r in conn.execute("PRAGMA table_info(sessions)"))

@@ -415,7 +415,7 @@ class Ledger:
 
     def seals(self, session_id: int) -> list[Any]:
         """The session's seals, oldest first: the first when it ended, one more after each correction."""
-        from .chain import seals
+        from .seals import seals
 
         return seals(self.conn, session_id)
 
@@ -426,7 +426,7 @@ class Ledger:
 
     def corrections(self, session_id: int) -> dict[tuple[str, int], str]:
         """(\"entry\" or \"void\", row id) -> time, of what was recorded after the session ended."""
-        from .chain import corrections
+        from .seals import corrections
 
         return corrections(self.conn, session_id)
 
