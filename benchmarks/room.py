@@ -145,7 +145,7 @@ def main() -> None:
         print(f"  idle CPU with the pages open: {idle * 100:.2f}% of a core  (goal < 2%: {'PASS' if idle < 0.02 else 'FAIL'})")
         print(f"  server memory: {rss_mb(proc.pid):.0f} MB RSS")
         print(f"  the {a.pages + 1}st page opened: {extra.ok} (all of the above measured with it open, and with a stalled "
-              "page that never reads)")
+              f"page that never reads, still connected: {stalled.sock.fileno() >= 0})")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(10)

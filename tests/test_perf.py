@@ -60,9 +60,8 @@ def test_the_reads_of_one_line_cost_the_same_in_a_long_session(tmp_path):
 
 
 def test_a_long_replay_written_in_batches_keeps_the_caches_and_the_schema(tmp_path):
-    """Thousands of points rows are added to the totals caches in one go (their triggers dropped and made again in
-    the same transaction): the caches must hold what the entries add up to, the triggers must be back exactly,
-    and a later deal must still go through them."""
+    """Thousands of points rows written in batches: the caches must hold what the entries add up to, the
+    triggers must all be there, and a later deal must still go through them."""
     import sqlite3
 
     db = tmp_path / "b.db"
@@ -102,9 +101,8 @@ def test_a_long_replay_written_in_batches_keeps_the_caches_and_the_schema(tmp_pa
 
 
 def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp_path):
-    """A bulk write suspends the triggers that act on each new row (bulk.py): a batch whose entry repeats a
-    stored uid, or whose points row repeats a stored key, is still refused, nothing of it stays, and the
-    triggers are all back in the same open transaction (a caller that goes on writing finds them)."""
+    """A bulk write (bulk.py) goes through every trigger: a batch whose entry repeats a stored uid, or whose
+    points row repeats a stored key, is refused, nothing of it stays, and the triggers are all as they were."""
     import sqlite3
 
     from wiezen_score.ledger.bulk import insert_entries
@@ -129,7 +127,7 @@ def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp
                              halves=[(p, 0, None) for p in pids]) for k in range(600)]
 
         conn.execute("BEGIN IMMEDIATE")
-        assert insert_entries(conn, batch(lambda k: f"fresh-{k}"))  # the suspension at work, once
+        assert insert_entries(conn, batch(lambda k: f"fresh-{k}"))
         with pytest.raises(sqlite3.IntegrityError):
             insert_entries(conn, batch(lambda k: old_uid if k == 300 else f"again-{k}"))
         assert conn.in_transaction and triggers() == before
@@ -139,34 +137,3 @@ def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp
     finally:
         conn.close()
     assert ok(db, "check").stdout.startswith("ok:")
-
-
-def test_a_trigger_not_as_the_migrations_made_it_is_not_suspended(tmp_path):
-    """A ledger whose trigger someone changed (or a future version's) keeps it for a bulk write: the batch goes
-    through every trigger there is, and the changed one is still there, unchanged, afterwards."""
-    import sqlite3
-
-    from wiezen_score.ledger.sql import suspended
-
-    db = ledger_with(tmp_path, 10)
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        conn.execute("DROP TRIGGER entries_no_replace")
-        odd = ("CREATE TRIGGER entries_no_replace BEFORE INSERT ON entries WHEN EXISTS (SELECT 1 FROM entries "
-               "WHERE uid = NEW.uid) BEGIN SELECT RAISE(ABORT, 'changed'); END")
-        conn.execute(odd)
-        conn.execute("BEGIN IMMEDIATE")
-        with suspended(conn, ("entries_no_replace", "entry_points_no_replace")) as off:
-            assert off is False
-            names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-            assert {"entries_no_replace", "entry_points_no_replace"} <= names
-        with suspended(conn, ("entry_points_no_replace",)) as off:
-            assert off is True
-            assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'entry_points_no_replace'").fetchone() == (0,)
-        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'entry_points_no_replace'").fetchone() == (1,)
-        conn.execute("ROLLBACK")
-        with suspended(conn, ("entry_points_no_replace",)) as off:  # no transaction: nothing is dropped
-            assert off is False
-        assert conn.execute("SELECT sql FROM sqlite_master WHERE name = 'entries_no_replace'").fetchone()[0] == odd
-    finally:
-        conn.close()

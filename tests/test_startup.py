@@ -1,5 +1,5 @@
 """Start-up (issue 11): `wiezen deal` loads only what recording a deal needs. Measured in a new process, as a user
-runs it: the modules it imported and the classes whose code it made, once the command is done."""
+runs it: the modules it imported, once the command is done."""
 
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ OUT = sys.argv[1]
 def report():
     modules = sorted(sys.modules)  # (before the probe's own json)
     import json
-    from wiezen_score.core import frozen
-    lazy_left = sorted(c.__module__ + "." + c.__qualname__ for c in frozen._LAZY)
     with open(OUT, "w") as f:
-        json.dump({"modules": modules, "lazy_left": lazy_left}, f)
+        json.dump({"modules": modules}, f)
 atexit.register(report)
 sys.argv = ["wiezen"] + sys.argv[2:]
 from wiezen_score.cli import main
@@ -28,10 +26,9 @@ main()
 
 #: modules recording a deal never needs (each costs a millisecond or more to import)
 NOT_ON_THE_DEAL_PATH = [
-    "tomllib", "tomli", "textwrap", "shlex", "click.shell_completion", "importlib.resources", "hashlib", "fractions",
-    "sqlite_utils", "tabulate", "platformdirs", "string", "wiezen_score.views.render", "wiezen_score.views.formats",
+    "textwrap", "shlex", "click.shell_completion", "importlib.resources", "fractions",
+    "sqlite_utils", "tabulate", "platformdirs", "wiezen_score.views.render", "wiezen_score.views.formats",
     "wiezen_score.ledger.check", "wiezen_score.ledger.exchange", "wiezen_score.core.dates", "wiezen_score.ledger.documents", "wiezen_score.core.presets",
-    "json",  # (the chain writes a deal's entry from its row, with json's C function for a text: _json)
 ]
 
 
@@ -51,14 +48,10 @@ def test_deal_imports_only_what_it_needs(tmp_path):
     loaded = [m for m in NOT_ON_THE_DEAL_PATH if m in probe["modules"]]
     assert loaded == [], loaded
     assert "wiezen_score.ledger.chain" in probe["modules"]  # (the probe sees the deal path: the link was written)
-    # a check's findings, a seal and the rows of a sheet: declared, their code never made
-    for cls in ("wiezen_score.ledger.rows.EntryRow", "wiezen_score.ledger.chain.Finding",
-                "wiezen_score.ledger.chain.Seal", "wiezen_score.ledger.chain.SealResult"):
-        assert cls in probe["lazy_left"], (cls, probe["lazy_left"])
 
 
-def test_house_rules_from_a_file_still_read_with_tomllib(tmp_path):
-    """A house-rules text outside the plain subset (core/plaintoml.py) is read by tomllib, with the same rules."""
+def test_house_rules_from_a_file_in_any_toml_form(tmp_path):
+    """House rules written in any form TOML allows (here a literal string) give the same rules."""
     from wiezen_score.core.presets import preset_text
 
     rules = tmp_path / "ons.toml"
@@ -66,8 +59,7 @@ def test_house_rules_from_a_file_still_read_with_tomllib(tmp_path):
     rules.write_text(text, encoding="utf-8")
     db = tmp_path / "w.db"
     ok(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", str(rules))
-    probe = run_probe(tmp_path, "--db", str(db), "deal", "samen", "8", "jan+piet", "9")
-    assert "tomllib" in probe["modules"] or "tomli" in probe["modules"]
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
     preset = tmp_path / "p.db"
     ok(preset, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "whisthub")
     ok(preset, "deal", "samen", "8", "jan+piet", "9")

@@ -11,29 +11,25 @@ open miserie bid over a troel.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from collections.abc import Callable
 
 from typing import Sequence, Union
 
 from .errors import WiezenError
 from .i18n import _
-from .frozen import Frozen
 from .rules import Contract, HouseRules, MiserieContract, TrickContract, normalize_word
 from .text import as_count, is_digits, shorten
 
 OVER_TROEL = "over-troel"
 
 
-class TrickDeal(Frozen):
+@dataclass(frozen=True, slots=True)
+class TrickDeal:
     contract: TrickContract
     level: int
     takers: tuple[str, ...]  # the bidder, and the partner for team contracts
     tricks: int  # what the takers took together
-    _fields = ("contract", "level", "takers", "tricks")
-
-    def __init__(self, contract: TrickContract, level: int, takers: tuple[str, ...], tricks: int) -> None:
-        d = self.__dict__
-        d["contract"], d["level"], d["takers"], d["tricks"] = contract, level, takers, tricks
 
     @property
     def text(self) -> str:
@@ -44,15 +40,11 @@ class TrickDeal(Frozen):
         return self.takers
 
 
-class MiserieDeal(Frozen):
+@dataclass(frozen=True, slots=True)
+class MiserieDeal:
     contract: MiserieContract
     plays: tuple[tuple[str, int], ...]  # (player, tricks he took), in the order typed
     over_troel: bool = False
-    _fields = ("contract", "plays", "over_troel")
-
-    def __init__(self, contract: MiserieContract, plays: tuple[tuple[str, int], ...], over_troel: bool = False) -> None:
-        d = self.__dict__
-        d["contract"], d["plays"], d["over_troel"] = contract, plays, over_troel
 
     @property
     def text(self) -> str:

@@ -6,12 +6,12 @@ Pure: parsing takes text, never a path. The built-in presets live as TOML files 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 import re
 from typing import Any, Mapping, Union
 
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
-from .frozen import NEW_DICT, Frozen
 
 PRESETS: tuple[str, ...] = (
     "whisthub",
@@ -48,7 +48,8 @@ def _is_name(s: str) -> bool:
     return bool(s) and "a" <= s[0] <= "z" and _NAME_CHARS.issuperset(s)
 
 
-class TrickContract(Frozen):
+@dataclass(frozen=True, slots=True)
+class TrickContract:
     """A contract played for a number of tricks (samen, alleen, abondance, troel, solo ...)."""
 
     name: str
@@ -64,18 +65,6 @@ class TrickContract(Frozen):
     all_tricks: int | None = None
     all_tricks_times: int | None = None
     doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
-    _fields = ("name", "team", "levels", "made", "lost", "aliases", "overtrick", "overtrick_cap", "promote",
-               "undertrick", "all_tricks", "all_tricks_times", "doublings")
-
-    def __init__(self, name: str, team: bool, levels: tuple[int, ...], made: tuple[int, ...], lost: tuple[int, ...],
-                 aliases: tuple[str, ...] = (), overtrick: int = 0, overtrick_cap: int | None = None,
-                 promote: bool = False, undertrick: int = 0, all_tricks: int | None = None,
-                 all_tricks_times: int | None = None, doublings: int = 0) -> None:
-        d = self.__dict__
-        d["name"], d["team"], d["levels"], d["made"], d["lost"] = name, team, levels, made, lost
-        d["aliases"], d["overtrick"], d["overtrick_cap"], d["promote"] = aliases, overtrick, overtrick_cap, promote
-        d["undertrick"], d["all_tricks"], d["all_tricks_times"] = undertrick, all_tricks, all_tricks_times
-        d["doublings"] = doublings
 
     @property
     def is_miserie(self) -> bool:
@@ -86,7 +75,8 @@ class TrickContract(Frozen):
         return self.made[i], self.lost[i]
 
 
-class MiserieContract(Frozen):
+@dataclass(frozen=True, slots=True)
+class MiserieContract:
     """A no-trump contract played alone for an exact number of tricks (miseries, piccolo)."""
 
     name: str
@@ -94,12 +84,6 @@ class MiserieContract(Frozen):
     points: int
     aliases: tuple[str, ...] = ()
     over_troel: int | None = None
-    _fields = ("name", "tricks", "points", "aliases", "over_troel")
-
-    def __init__(self, name: str, tricks: int, points: int, aliases: tuple[str, ...] = (),
-                 over_troel: int | None = None) -> None:
-        d = self.__dict__
-        d["name"], d["tricks"], d["points"], d["aliases"], d["over_troel"] = name, tricks, points, aliases, over_troel
 
     @property
     def is_miserie(self) -> bool:
@@ -109,7 +93,8 @@ class MiserieContract(Frozen):
 Contract = Union[TrickContract, MiserieContract]
 
 
-class HouseRules(Frozen):
+@dataclass(frozen=True, slots=True)
+class HouseRules:
     name: str
     contracts: tuple[Contract, ...]
     description: str = ""
@@ -118,23 +103,15 @@ class HouseRules(Frozen):
     all_pass_dealer: str = "same"  # "same" | "next"
     all_pass_double: str = "none"  # "none" | "once" | "stack" | "queue"
     doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
-    _index: Mapping[str, Contract]  # every name and alias -> its contract (made from the contracts)
-    _fields = ("name", "contracts", "description", "penalty", "multi_miserie", "all_pass_dealer", "all_pass_double",
-               "doubling", "_index")
-    _compare = _repr = _fields[:-1]
+    # every name and alias -> its contract, made from the contracts
+    _index: Mapping[str, Contract] = field(init=False, compare=False, repr=False)
 
-    def __init__(self, name: str, contracts: tuple[Contract, ...], description: str = "", penalty: int = 5,
-                 multi_miserie: str = "alone", all_pass_dealer: str = "same", all_pass_double: str = "none",
-                 doubling: str = "multiply", _index: Mapping[str, Contract] = NEW_DICT) -> None:
-        d = self.__dict__
-        d["name"], d["contracts"], d["description"], d["penalty"] = name, contracts, description, penalty
-        d["multi_miserie"], d["all_pass_dealer"], d["all_pass_double"] = multi_miserie, all_pass_dealer, all_pass_double
-        d["doubling"] = doubling
-        index: dict[str, Contract] = {}  # (whatever _index was given: it follows from the contracts)
-        for c in contracts:
+    def __post_init__(self) -> None:
+        index: dict[str, Contract] = {}
+        for c in self.contracts:
             for word in (c.name, *c.aliases):
                 index[word] = c
-        d["_index"] = index
+        object.__setattr__(self, "_index", index)
 
     def contract_names(self) -> list[str]:
         return [c.name for c in self.contracts]
@@ -204,15 +181,7 @@ def _where(lines: _Lines, section: str | None, key: str | None = None) -> str:
 
 
 def load_toml(text: str, source: str = "house rules") -> dict[str, Any]:
-    """TOML text as a dict (tomllib, or tomli on Python 3.10); a syntax error is a WiezenError.
-
-    Plain text, as house rules are written, is read without importing tomllib (core/plaintoml.py: the same dict
-    where it reads the text at all)."""
-    from .plaintoml import loads
-
-    plain = loads(text)
-    if plain is not None:
-        return plain
+    """TOML text as a dict (tomllib, or tomli on Python 3.10); a syntax error is a WiezenError."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10

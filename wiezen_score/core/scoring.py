@@ -6,12 +6,12 @@ where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping, Sequence, Union
 
 from .deal import Deal, MiserieDeal, TrickDeal
 from .errors import WiezenError
 from .numbers import signed
-from .frozen import Frozen
 from .i18n import _, ngettext
 from .rules import HouseRules, MiserieContract, TrickContract
 
@@ -21,17 +21,12 @@ if False:  # pragma: no cover - typing only, keeps fractions off the start-up pa
 Points = Union[int, "Fraction"]
 
 
-class Score(Frozen):
+@dataclass(frozen=True, slots=True)
+class Score:
     points: Mapping[str, Points]  # every active player of the deal, in seat order
     multiplier: int
     made: bool | None  # None for several miseries with mixed results
     explanation: tuple[str, ...]
-    _fields = ("points", "multiplier", "made", "explanation")
-
-    def __init__(self, points: Mapping[str, Points], multiplier: int, made: bool | None,
-                 explanation: tuple[str, ...]) -> None:
-        d = self.__dict__
-        d["points"], d["multiplier"], d["made"], d["explanation"] = points, multiplier, made, explanation
 
 
 def score(

@@ -7,12 +7,12 @@ last entry; :func:`fold` replays a whole history (undo, amend and `wiezen check`
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from .deal import Deal, SitsOut, TrickDeal, parse_deal, resolve_player
 from .errors import WiezenError
 from .i18n import _, ngettext
-from .frozen import NEW_DICT, Frozen
 from .rules import HouseRules
 from .scoring import Points, score
 
@@ -23,7 +23,8 @@ KINDS = ("deal", "pass", "redeal", "penalty")
 MAX_MULTIPLIER = 2**20
 
 
-class TableState(Frozen):
+@dataclass(frozen=True, slots=True)
+class TableState:
     """What the next entry needs: whose deal it is and the multiplier the next played deal gets.
 
     Under ``[all_pass] double = "queue"`` each rondje pas doubles one later played deal: ``pending`` is then 2
@@ -34,11 +35,6 @@ class TableState(Frozen):
     dealer: int  # seat index (0-based) of the player who deals next
     pending: int = 1
     queued: int = 0
-    _fields = ("dealer", "pending", "queued")
-
-    def __init__(self, dealer: int, pending: int = 1, queued: int = 0) -> None:
-        d = self.__dict__
-        d["dealer"], d["pending"], d["queued"] = dealer, pending, queued
 
     def owed(self) -> int:
         """Deals still to count double under "queue" (the next one included)."""
@@ -61,7 +57,8 @@ def queued_after(kinds: Sequence[str], owed: int = 0) -> int:
     return owed
 
 
-class EntryInput(Frozen):
+@dataclass(frozen=True, slots=True)
+class EntryInput:
     """An entry as the scorer gives it (before scoring)."""
 
     kind: str  # deal | pass | redeal | penalty
@@ -71,22 +68,16 @@ class EntryInput(Frozen):
     reason: str = ""
     deal_no: int | None = None  # penalty: the deal it belongs to
     over_troel: bool = False
-    _fields = ("kind", "text", "offender", "round", "reason", "deal_no", "over_troel")
-
-    def __init__(self, kind: str, text: str = "", offender: str = "", round: bool = False, reason: str = "",
-                 deal_no: int | None = None, over_troel: bool = False) -> None:
-        d = self.__dict__
-        d["kind"], d["text"], d["offender"], d["round"] = kind, text, offender, round
-        d["reason"], d["deal_no"], d["over_troel"] = reason, deal_no, over_troel
 
 
-class Scored(Frozen):
+@dataclass(frozen=True, slots=True)
+class Scored:
     kind: str
     text: str  # canonical line: "samen 8 jan+piet 9", "pas", "redeal", "penalty jan"
     dealer: int  # seat of the dealer of this entry
     multiplier: int
     points: Mapping[str, Points]  # the players of the deal in play; sitting-out players are absent
-    takers: Mapping[str, bool]  # taker -> made it (deals only); default: a new empty dict
+    takers: Mapping[str, bool] = field(default_factory=dict)  # taker -> made it (deals only)
     explanation: tuple[str, ...] = ()
     after: TableState = TableState(0)
     offender: str = ""
@@ -94,18 +85,6 @@ class Scored(Frozen):
     reason: str = ""
     deal_no: int | None = None
     contract: str = ""
-    _fields = ("kind", "text", "dealer", "multiplier", "points", "takers", "explanation", "after", "offender", "round",
-               "reason", "deal_no", "contract")
-
-    def __init__(self, kind: str, text: str, dealer: int, multiplier: int, points: Mapping[str, Points],
-                 takers: Mapping[str, bool] = NEW_DICT, explanation: tuple[str, ...] = (),
-                 after: TableState = TableState(0), offender: str = "", round: bool = False, reason: str = "",
-                 deal_no: int | None = None, contract: str = "") -> None:
-        d = self.__dict__
-        d["kind"], d["text"], d["dealer"], d["multiplier"], d["points"] = kind, text, dealer, multiplier, points
-        d["takers"] = {} if takers is NEW_DICT else takers
-        d["explanation"], d["after"], d["offender"], d["round"] = explanation, after, offender, round
-        d["reason"], d["deal_no"], d["contract"] = reason, deal_no, contract
 
 
 def active_seats(n: int, dealer: int) -> tuple[int, ...]:
@@ -327,17 +306,12 @@ class Fold:
         self.state = state
 
 
-class FoldResult(Frozen):
+@dataclass(frozen=True, slots=True)
+class FoldResult:
     scored: tuple[Scored, ...]
     state: TableState
     totals: Mapping[str, Points]
     rounds_owed: Mapping[str, int]
-    _fields = ("scored", "state", "totals", "rounds_owed")
-
-    def __init__(self, scored: tuple[Scored, ...], state: TableState, totals: Mapping[str, Points],
-                 rounds_owed: Mapping[str, int]) -> None:
-        d = self.__dict__
-        d["scored"], d["state"], d["totals"], d["rounds_owed"] = scored, state, totals, rounds_owed
 
 
 def fold(

@@ -19,17 +19,18 @@ label, ronde 2 tafel 3, straf jan [rondje], opnieuw delen / herdelen, ongedaan [
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import re
 from typing import Union
 
 from .errors import WiezenError
 from .i18n import _
-from .frozen import Frozen
 from .session import EntryInput
 from .text import LazyPattern, as_count, is_digits, shorten
 
 
-class Header(Frozen):
+@dataclass(frozen=True, slots=True)
+class Header:
     key: str  # session | rules | players | tag | round
     name: str = ""
     date: str = ""
@@ -39,13 +40,6 @@ class Header(Frozen):
     tag: str = ""
     round: int | None = None
     table: int | None = None
-    _fields = ("key", "name", "date", "rules", "players", "dealer", "tag", "round", "table")
-
-    def __init__(self, key: str, name: str = "", date: str = "", rules: str = "", players: tuple[str, ...] = (),
-                 dealer: str = "", tag: str = "", round: int | None = None, table: int | None = None) -> None:
-        d = self.__dict__
-        d["key"], d["name"], d["date"], d["rules"], d["players"] = key, name, date, rules, players
-        d["dealer"], d["tag"], d["round"], d["table"] = dealer, tag, round, table
 
 
 #: a competition's tag: a word of letters, digits, hyphens, dots or underscores
@@ -69,23 +63,16 @@ def check_number(value: int, what: str) -> int:
     return value
 
 
-class Undo(Frozen):
+@dataclass(frozen=True, slots=True)
+class Undo:
     reason: str = ""
-    _fields = ("reason",)
-
-    def __init__(self, reason: str = "") -> None:
-        self.__dict__["reason"] = reason
 
 
-class Amend(Frozen):
+@dataclass(frozen=True, slots=True)
+class Amend:
     no: int
     entry: EntryInput
     reason: str = ""
-    _fields = ("no", "entry", "reason")
-
-    def __init__(self, no: int, entry: EntryInput, reason: str = "") -> None:
-        d = self.__dict__
-        d["no"], d["entry"], d["reason"] = no, entry, reason
 
 
 Line = Union[Header, EntryInput, Undo, Amend]

@@ -201,9 +201,6 @@ class LedgerBase:
             c.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise db_error(e, self.path) from None
-        from .chain import forget_written
-
-        forget_written(c)  # rows remembered by a transaction that rolled back are not this one's
         self._writing = True
         try:
             yield c

@@ -15,7 +15,7 @@ Every link in table ``chain`` (append-only, numbered 1, 2, 3 ... without gaps) s
 - ``shash`` (facts of a session only): the *session chain*, SHA-256 over the session's previous ``shash`` and
   the fact's content without local row ids (players by name, entries by their uid), so the same history
   gives the same hashes in every ledger it is imported into. The ``shash`` of a seal link, shortened, is the
-  session's **seal** (:func:`seal_code`): it vouches for everything the session held when it was sealed.
+  session's **seal** (seals.py: :func:`~.seals.seal_code`): it vouches for everything the session held when it was sealed.
 
 Links are appended by :func:`sync` at the end of every write transaction, in the order the rows were
 inserted: temporary triggers (:func:`install_recorders`, on this connection only) note every head row the
@@ -25,32 +25,15 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 from __future__ import annotations
 
 import sqlite3
-from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
-from itertools import product
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
 from ..core.i18n import _
+from .facts import GENESIS as GENESIS
+from .facts import Facts, link_hash, session_hash
 
-try:  # CPython's own SHA-256: a write of a few links need not load OpenSSL (hashlib's), which takes milliseconds
-    from _sha256 import sha256 as _SHA256  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - other Pythons (3.12 and later name it _sha2)
-    try:
-        from _sha2 import sha256 as _SHA256  # type: ignore[import-not-found,unused-ignore,no-redef]
-    except ImportError:
-        from hashlib import sha256 as _SHA256  # type: ignore[assignment,unused-ignore]
-
-
-def _many_hashes() -> None:
-    """Many links to hash (a replay, an import, a check): OpenSSL's SHA-256, faster per byte. The same digest."""
-    global _SHA256
-    import hashlib
-
-    _SHA256 = hashlib.sha256
-
-
-GENESIS = "wiezen-chain-1"
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
 SESSION_KINDS = ("session", "entry", "void", "seal")
 
@@ -94,364 +77,6 @@ BEGIN SELECT RAISE(ABORT, 'the chain grows one link at a time, at its end'); END
 """
 
 
-# ------------------------------------------------------------------------------------------------- hashing
-
-
-try:  # json's own function for a str (ensure_ascii=False), without importing the json package (start-up)
-    from _json import encode_basestring as _jstr
-except ImportError:  # pragma: no cover - a Python without the C accelerator
-    from json.encoder import encode_basestring as _jstr
-
-_ENCODER: list[Any] = []  # the canonical encoder, made on first use (a deal links its entry without it)
-
-
-def _dump(value: Any) -> str:
-    """The canonical text of a fact: keys sorted, no spaces, UTF-8 as is."""
-    if not _ENCODER:
-        import json
-
-        _ENCODER.append(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-    return str(_ENCODER[0].encode(value))
-
-
-class _NotPlain(Exception):
-    """A value :func:`_j` does not write (a float, bytes ... in a damaged ledger): the fact is dumped generically."""
-
-
-def _j(x: Any) -> str:
-    """One JSON value exactly as :func:`_dump` writes it, for the plain values SQLite gives back (text, integer,
-    NULL); anything else raises :class:`_NotPlain`."""
-    t = type(x)
-    if t is str:
-        return _jstr(x)  # json's own encoder writes str with this function (ensure_ascii=False)
-    if t is int:
-        return int.__repr__(x)
-    if x is None:
-        return "null"
-    raise _NotPlain
-
-
-_INT: frozenset[type] = frozenset({int})
-_TEXT: frozenset[type] = frozenset({str})
-_INT_OR_NULL: frozenset[type] = frozenset({int, type(None)})
-_TEXT_OR_NULL: frozenset[type] = frozenset({str, type(None)})
-# the column types of an entries row (bulk.py's order) and of an entry_points row, as the tool writes them
-_ENTRY_TYPES = (_INT, _TEXT, _INT, _INT, _TEXT, _TEXT, _TEXT_OR_NULL, _INT, _INT, _INT_OR_NULL, _INT, _INT_OR_NULL,
-                _TEXT, _INT, _INT, _INT_OR_NULL, _TEXT)
-_POINTS_TYPES = (_INT, _INT, _INT, _INT, _INT_OR_NULL)
-# the same as every tuple of types a row may have (checked with one set lookup: thousands of rows)
-_ENTRY_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_ENTRY_TYPES))
-_POINTS_SHAPES: frozenset[tuple[type, ...]] = frozenset(product(*_POINTS_TYPES))
-# per connection (by id, with the connection itself: a connection cannot be weakly referenced): its rows and
-# their points rows by entry id
-_written: dict[int, tuple[sqlite3.Connection, dict[int, tuple[Any, ...]], dict[int, list[tuple[Any, ...]]]]] = {}
-
-
-def remember_written(conn: sqlite3.Connection, entries: Sequence[tuple[Any, ...]],
-                     points: Sequence[tuple[Any, ...]]) -> None:
-    """The entries rows (and all their entry_points rows) that ``conn`` has just inserted in this transaction, as
-    given to SQLite: :func:`sync` links them from these instead of reading them back. Only rows of exactly the
-    types the columns hold (an int for INTEGER, a str for TEXT, None): SQLite stores those unchanged, so the
-    texts are those of the stored rows. :func:`forget_written` drops them when a transaction begins."""
-    mine = _written.get(id(conn))
-    if mine is None or mine[0] is not conn:
-        mine = _written[id(conn)] = (conn, {}, {})
-    rows, pts = mine[1], mine[2]
-    for r in entries:
-        if tuple(map(type, r)) in _ENTRY_SHAPES:
-            rows[r[0]] = r
-            pts[r[0]] = []
-    odd = set()
-    for p in points:
-        got = pts.get(p[0])
-        if got is not None:
-            if tuple(map(type, p)) in _POINTS_SHAPES:
-                got.append(p)
-            else:  # a points row of another type: the entry is read back from the ledger instead
-                odd.add(p[0])
-    for k in odd:
-        del rows[k], pts[k]
-
-
-def forget_written(conn: sqlite3.Connection) -> None:
-    """A new transaction: nothing it links may come from an earlier one (rolled back, its row ids given again)."""
-    _written.pop(id(conn), None)
-
-
-def _sha(*parts: str) -> str:
-    """SHA-256 over the parts, each followed by a NUL byte."""
-    return str(_SHA256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
-
-
-def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any,
-              dumped: tuple[str, str] | None = None) -> str:
-    p, loc = dumped if dumped is not None else (_dump(portable), _dump(local))
-    return _sha(prev, kind, str(rid), str(sub), "" if session_id is None else str(session_id), p, loc)
-
-
-def session_hash(prev: str, kind: str, portable: Any, dumped: str | None = None) -> str:
-    return _sha(prev, kind, dumped if dumped is not None else _dump(portable))
-
-
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
-
-
-def seal_code(shash: str) -> str:
-    """The first 60 bits of a session hash as 12 characters, e.g. ``7KQ2-M9XD-4TPA``."""
-    n = int(shash[:15], 16)
-    chars = "".join(_ALPHABET[(n >> (5 * i)) & 31] for i in reversed(range(12)))
-    return f"{chars[:4]}-{chars[4:8]}-{chars[8:]}"
-
-
-def normalize_code(code: str) -> str:
-    """A seal as typed (any case, spaces or dashes, O for 0, I or L for 1) in its printed form."""
-    raw = "".join(ch for ch in code.upper() if ch.isalnum()).replace("O", "0").replace("I", "1").replace("L", "1")
-    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}" if len(raw) == 12 and all(c in _ALPHABET for c in raw) else ""
-
-
-# ------------------------------------------------------------------------------------------- fact contents
-
-
-class Facts:
-    """Reads the content of facts, either one at a time (:meth:`one`) or the whole ledger at once (bulk)."""
-
-    def __init__(self, conn: sqlite3.Connection, bulk: bool = False) -> None:
-        self.conn = conn
-        self.bulk = bulk
-        self._cache: dict[str, dict[tuple[int, int], Any]] = {}
-        self._names: dict[int, str] | None = None
-        self._uids: dict[str, dict[int, str]] = {}
-        self._memo_names: dict[int, str | None] = {}
-        # entries as stored (row tuples, their points rows), read in bulk or by preload: their texts are
-        # written straight from these (see :meth:`texts`)
-        self._raw: dict[int, tuple[Any, ...]] = {}
-        self._raw_points: dict[int, list[tuple[Any, ...]]] = {}
-        self._raw_all = False
-        # rows (and points rows) remember_written checked for their types already: the very tuples, by entry id
-        self._plain: dict[int, tuple[Any, ...]] = {}
-        # (player, half, taker, made) of an entry's points rows -> the texts of its points and of its players
-        self._pts_texts: dict[tuple[tuple[Any, ...], ...], tuple[str, str]] = {}
-
-    # lookups used by the contents
-    def name(self, pid: int | None) -> str | None:
-        if pid is None:
-            return None
-        if self._names is None and self.bulk:
-            self._names = {i: n for i, n in self.conn.execute("SELECT id, name FROM players")}
-        if self._names is not None:
-            n = self._names.get(pid)
-        else:
-            if pid not in self._memo_names:  # players never change: one read per player and write
-                row = self.conn.execute("SELECT name FROM players WHERE id = ?", (pid,)).fetchone()
-                self._memo_names[pid] = row[0] if row else None
-            n = self._memo_names[pid]
-        return None if n is None else str(n).casefold()
-
-    def uid(self, table: str, rid: int | None) -> str | None:
-        if rid is None:
-            return None
-        if self.bulk:
-            if table not in self._uids:
-                self._uids[table] = {i: u for i, u in self.conn.execute(f"SELECT id, uid FROM {table}")}
-            return self._uids[table].get(rid)
-        row = self.conn.execute(f"SELECT uid FROM {table} WHERE id = ?", (rid,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def content(self, kind: str, rid: int, sub: int) -> tuple[Any, Any, int | None] | None:
-        """(portable content, local ids, session id) of a fact, or None when its row is gone."""
-        if self.bulk:
-            if kind not in self._cache:
-                self._cache[kind] = dict(self._load(kind, None))
-            return self._cache[kind].get((rid, sub))
-        found = dict(self._load(kind, (rid, sub)))
-        return found.get((rid, sub))
-
-    def texts(self, kind: str, rid: int, sub: int) -> tuple[str, str, int | None] | None:
-        """(portable text, local text, session id) of a fact: :func:`_dump` of the two halves of
-        :meth:`content`, or None when its row is gone. An entry is written straight from its stored row (read in
-        bulk, by :meth:`preload`, or alone), without building its content first (a replay, an import or a check
-        writes 20,000 of them); it comes out the same, byte for byte (tests/test_chain_texts.py)."""
-        if kind == "entry":
-            if self.bulk and not self._raw_all:
-                self._read_raw(None)
-            row = self._raw.get(rid)
-            if row is None and not self._raw_all:  # one entry (a deal): its row read alone, written the same way
-                self._read_raw((rid, rid))
-                row = self._raw.get(rid)
-            if row is not None:
-                try:
-                    return self._entry_texts(row, self._raw_points.get(rid, ()))
-                except _NotPlain:
-                    pass  # a value SQLite can hold but the tool never writes: the generic way below
-            elif self._raw_all:
-                return None
-        got = self.content(kind, rid, sub)
-        if got is None:
-            return None
-        return _dump(got[0]), _dump(got[1]), got[2]
-
-    def _read_raw(self, span: tuple[int, int] | None) -> None:
-        c = self.conn
-        where = "" if span is None else " WHERE entry_id BETWEEN ? AND ?"
-        args: tuple[int, ...] = () if span is None else span
-        pts: dict[int, list[tuple[Any, ...]]] = {}
-        for p in c.execute("SELECT entry_id, player_id, half, taker, made FROM entry_points" + where, args):
-            got = pts.get(p[0])
-            if got is None:
-                pts[p[0]] = [p]
-            else:
-                got.append(p)
-        q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-             "reason, next_dealer, next_multiplier, replaces, created_at FROM entries"
-             + ("" if span is None else " WHERE id BETWEEN ? AND ?"))
-        # what is read takes the place of what was here for the same entries (the span of a preload can hold
-        # entries this write remembered: their points rows are not added to a second time)
-        for r in c.execute(q, args):
-            self._raw[r[0]] = r
-            self._raw_points.pop(r[0], None)
-        self._raw_points.update(pts)
-        if span is None:
-            self._raw_all = True
-
-    def _entry_texts(self, r: tuple[Any, ...], points: Sequence[tuple[Any, ...]]) -> tuple[str, str, int | None]:
-        """The texts of an entry from its stored row: what :meth:`_load` builds, then :func:`_dump` writes."""
-        (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
-        name = self.name
-        if self._plain.get(i) is r or (tuple(map(type, r)) in _ENTRY_SHAPES
-                                       and all(tuple(map(type, q)) in _POINTS_SHAPES for q in points)):
-            # the types the tool writes: integers written as they are, texts by json's own function, NULL
-            # where a column may hold it. Many entries have the same points rows (the same line scored the
-            # same): their two texts are made once.
-            key = tuple([q[1:] for q in points])
-            got = self._pts_texts.get(key)
-            if got is None:
-                p = sorted([(str(n), pid, (n, half, taker, made))
-                            for _eid, pid, half, taker, made in points for n in (name(pid),)])  # as _load sorts
-                got = self._pts_texts[key] = (
-                    ",".join([f"[{_j(n)},{h},{t},{'null' if m is None else m}]" for _s, _p, (n, h, t, m) in p]),
-                    ",".join([str(t[1]) for t in p]),
-                )
-            pts, players = got
-            portable = (
-                f'{{"contract":{"null" if contract is None else _jstr(contract)},"created_at":{_jstr(at)},'
-                f'"deal_no":{"null" if deal_no is None else deal_no},"dealer":{dealer},"kind":{_jstr(k)},'
-                f'"multiplier":{mult},"next_dealer":{nd},"next_multiplier":{nm},"no":{no},'
-                f'"offender":{"null" if off is None else _j(name(off))},"points":[{pts}],"reason":{_jstr(reason)},'
-                f'"replaces":{"null" if rep is None else _j(self.uid("entries", rep))},"round":{rnd},'
-                f'"text":{_jstr(text)},"uid":{_jstr(uid)}}}'
-            )
-            local = (f'{{"id":{i},"offender_id":{"null" if off is None else off},'
-                     f'"players":[{players}],"replaces":{"null" if rep is None else rep},'
-                     f'"session_id":{sid}}}')
-            return portable, local, sid
-        raise _NotPlain  # a value of another type (a damaged file): the generic way (texts())
-
-    def preload(self, kind: str, rids: Sequence[int]) -> None:
-        """Read many entries at once (a replay or an import links thousands in one transaction): one read of the
-        row ids from the lowest to the highest, when they lie close together. The contents are the same as
-        :meth:`content` reads one at a time."""
-        if self.bulk or kind != "entry":
-            return
-        rids = [r for r in rids if r not in self._raw]  # what this write inserted and remembered is here already
-        if len(rids) < 16:
-            return
-        lo, hi = min(rids), max(rids)
-        if hi - lo + 1 > 2 * len(rids):
-            return
-        self._read_raw((lo, hi))
-
-    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
-        c = self.conn
-        one = key is not None
-        rid_arg: tuple[int, ...] = () if key is None else (key[0],)
-        both: tuple[int, ...] = () if key is None else key
-        if kind == "player":
-            q = "SELECT id, name, created_at FROM players" + (" WHERE id = ?" if one else "")
-            for i, name, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"name": name, "created_at": at}, {"id": i}, None)
-        elif kind == "rules":
-            q = "SELECT id, name, toml, reason, added_at FROM house_rules" + (" WHERE id = ?" if one else "")
-            for i, name, toml, reason, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"name": name, "toml": toml, "reason": reason, "added_at": at}, {"id": i}, None)
-        elif kind == "session":
-            seats: dict[int, list[tuple[int, int]]] = {}
-            sq = "SELECT session_id, seat, player_id FROM seats" + (" WHERE session_id = ?" if one else "")
-            for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
-                seats.setdefault(sid, []).append((seat, pid))
-            plan = ", plan" if _has_plan(c) else ", NULL"  # an evening's length, from schema 7 on
-            # a competition's tag, round and table (schema 8)
-            extra = ", tag, round, table_no" if _has_column(c, "tag") else ", NULL, NULL, NULL"
-            q = ("SELECT id, uid, name, date, rules_name, rules_toml, first_dealer, started_at, source_hash" + plan
-                 + extra + " FROM sessions" + (" WHERE id = ?" if one else ""))  # fmt: skip
-            for i, uid, name, date, rn, rt, fd, at, src, pl, tag, rnd, tno in c.execute(q, rid_arg):
-                st = seats.get(i, [])
-                portable = {"uid": uid, "name": name, "date": date, "rules_name": rn, "rules_toml": rt,
-                            "first_dealer": fd, "started_at": at, "source_hash": src,
-                            "players": [self.name(p) for _, p in st],
-                            **({"plan": pl} if pl else {})}  # no plan: the same link as before schema 7
-                # the tag, round and table join the content only when set, so the links of every session
-                # recorded before them keep their hashes
-                for k, v in (("tag", tag), ("round", rnd), ("table", tno)):
-                    if v is not None:
-                        portable[k] = v
-                yield (i, 0), (portable, {"id": i, "seats": [[s, p] for s, p in st]}, i)
-        elif kind == "entry":
-            pts: dict[int, list[tuple[Any, ...]]] = {}
-            pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
-            folded: dict[int, str | None] = {}
-            for eid, pid, half, taker, made in c.execute(pq, rid_arg):
-                if pid not in folded:
-                    folded[pid] = self.name(pid)
-                n = folded[pid]
-                # sorted by (name, player id): the same order in every ledger (a player has one row per entry)
-                pts.setdefault(eid, []).append((str(n), pid, [n, half, taker, made]))
-            q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
-                 "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
-            for r in c.execute(q, rid_arg):
-                (i, uid, sid, no, k, text, contract, dealer, mult, off, rnd, deal_no, reason, nd, nm, rep, at) = r
-                p = sorted(pts.get(i, ()))
-                yield (i, 0), (
-                    {"uid": uid, "no": no, "kind": k, "text": text, "contract": contract, "dealer": dealer,
-                     "multiplier": mult, "offender": None if off is None else self.name(off), "round": rnd,
-                     "deal_no": deal_no, "reason": reason, "next_dealer": nd, "next_multiplier": nm,
-                     "replaces": None if rep is None else self.uid("entries", rep), "created_at": at,
-                     "points": [t[2] for t in p]},
-                    {"id": i, "session_id": sid, "offender_id": off, "replaces": rep, "players": [t[1] for t in p]},
-                    sid,
-                )  # fmt: skip
-        elif kind == "void":
-            q = ("SELECT v.entry_id, e.session_id, v.action, v.by_entry, v.reason, v.created_at FROM voids v "
-                 "LEFT JOIN entries e ON e.id = v.entry_id" + (" WHERE v.entry_id = ?" if one else ""))
-            for eid, sid, action, by, reason, at in c.execute(q, rid_arg):
-                yield (eid, 0), (
-                    {"entry": self.uid("entries", eid), "action": action, "by": self.uid("entries", by),
-                     "reason": reason, "created_at": at},
-                    {"entry_id": eid, "by_entry": by}, sid,
-                )  # fmt: skip
-        elif kind == "seal":
-            q = "SELECT id, session_id, n, sealed_at FROM seals" + (" WHERE id = ?" if one else "")
-            for i, sid, n, at in c.execute(q, rid_arg):
-                yield (i, 0), ({"n": n, "sealed_at": at}, {"id": i, "session_id": sid}, sid)
-        elif kind == "precedent":
-            q = ("SELECT id, uid, date, session_id, entry_no, entry_id, players, origin, created_at FROM precedents"
-                 + (" WHERE id = ?" if one else ""))
-            for i, uid, date, sid, eno, eid, players, origin, at in c.execute(q, rid_arg):
-                yield (i, 0), (
-                    {"uid": uid, "date": date, "session": self.uid("sessions", sid), "entry_no": eno,
-                     "entry": self.uid("entries", eid), "players": players, "origin": origin, "created_at": at},
-                    {"id": i, "session_id": sid, "entry_id": eid}, None,
-                )  # fmt: skip
-        elif kind == "version":
-            q = ("SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions"
-                 + (" WHERE precedent_id = ? AND version = ?" if one else ""))
-            for pid, v, title, ruling, tags, note, at in c.execute(q, both):
-                yield (pid, v), (
-                    {"precedent": self.uid("precedents", pid), "version": v, "title": title, "ruling": ruling,
-                     "tags": tags, "note": note, "edited_at": at},
-                    {"precedent_id": pid}, None,
-                )  # fmt: skip
-
-
 # ------------------------------------------------------------------------------------------------ appending
 
 
@@ -480,9 +105,6 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
     row = conn.execute("SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1").fetchone()
     seq, prev = (row[0], row[1]) if row else (0, GENESIS)
     heads: dict[int, str] = {}
-    if len(items) >= 64:
-        _many_hashes()
-    facts.preload("entry", [rid for kind, rid, _ in items if kind == "entry"])
     links: list[tuple[int, str, int, int, int | None, str, str | None]] = []
     for kind, rid, sub in items:
         got = facts.texts(kind, rid, sub)
@@ -501,15 +123,7 @@ def _append(conn: sqlite3.Connection, facts: Facts, items: Sequence[tuple[str, i
         seq += 1
         prev = link_hash(prev, kind, rid, sub, sid if kind in SESSION_KINDS else None, None, None, dumped)
         links.append((seq, kind, rid, sub, sid if kind in SESSION_KINDS else None, prev, shash))
-    if len(links) < 1000:
-        conn.executemany(_LINK_ROW, links)
-        return set(heads)
-    from .sql import suspended
-
-    # thousands of links (a replay, an import): the no-replace trigger is suspended for them (a plain INSERT
-    # refuses an existing key all the same), as bulk.py does for the entries
-    with suspended(conn, ("chain_no_replace",)):
-        conn.executemany(_LINK_ROW, links)
+    conn.executemany(_LINK_ROW, links)
     return set(heads)
 
 
@@ -527,11 +141,6 @@ def sync(conn: sqlite3.Connection, now: str) -> None:
         return
     conn.execute("DELETE FROM chain_pending")
     facts = Facts(conn)
-    written = _written.pop(id(conn), None)
-    if written is not None and written[0] is conn:
-        facts._raw.update(written[1])
-        facts._raw_points.update(written[2])
-        facts._plain.update(written[1])  # (remember_written kept only rows of the written types)
     items = [(str(k), int(r), int(s)) for k, r, s in pending if k != "end"]
     touched = _append(conn, facts, items) | {int(r) for k, r, _ in pending if k == "end"}
     for sid in sorted(touched):
@@ -685,55 +294,11 @@ def history_problems(conn: sqlite3.Connection, sid: int) -> list[Finding]:
     return out
 
 
-# ------------------------------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True)
-class Seal:
-    n: int
-    code: str
-    sealed_at: str
-    seq: int  # the chain link of the seal
-
-
-def seals(conn: sqlite3.Connection, session_id: int) -> list[Seal]:
-    """The seals of a session, oldest first (the last one is current)."""
-    try:
-        rows = conn.execute(
-            "SELECT s.n, c.shash, s.sealed_at, c.seq FROM seals s JOIN chain c ON c.kind = 'seal' AND c.rid = s.id "
-            "WHERE s.session_id = ? ORDER BY s.n",
-            (session_id,),
-        ).fetchall()
-    except sqlite3.OperationalError:
-        return []
-    return [Seal(n, seal_code(h), at, seq) for n, h, at, seq in rows if h]
-
-
-def corrections(conn: sqlite3.Connection, session_id: int) -> dict[tuple[str, int], str]:
-    """(kind, row id) -> the time, of the entries and voids recorded after the session was first sealed."""
-    try:
-        rows = conn.execute(
-            "SELECT c.kind, c.rid FROM chain c WHERE c.session_id = ? AND c.kind IN ('entry', 'void') AND c.seq > "
-            "(SELECT min(c2.seq) FROM chain c2 WHERE c2.session_id = ? AND c2.kind = 'seal')",
-            (session_id, session_id),
-        ).fetchall()
-    except sqlite3.OperationalError:
-        return {}
-    out: dict[tuple[str, int], str] = {}
-    for kind, rid in rows:
-        if kind == "entry":
-            r = conn.execute("SELECT created_at FROM entries WHERE id = ?", (rid,)).fetchone()
-        else:
-            r = conn.execute("SELECT created_at FROM voids WHERE entry_id = ?", (rid,)).fetchone()
-        if r:
-            out[(kind, rid)] = str(r[0])
-    return out
-
 
 # ----------------------------------------------------------------------------------------------- verifying
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     message: str
     session_id: int | None = None
@@ -765,7 +330,6 @@ def describe(conn: sqlite3.Connection, kind: str, rid: int, sub: int) -> tuple[s
 def verify(conn: sqlite3.Connection) -> list[Finding]:
     """Every link against the row it covers, every row against the chain, the ends of the sessions."""
     out: list[Finding] = []
-    _many_hashes()
     facts = Facts(conn, bulk=True)
     links = conn.execute("SELECT seq, kind, rid, sub, session_id, hash, shash FROM chain ORDER BY seq").fetchall()
     prev_stored = prev_fresh = GENESIS
@@ -831,81 +395,3 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
     for (sid,) in conn.execute("SELECT id FROM sessions ORDER BY id").fetchall():
         out += history_problems(conn, sid)
     return out
-
-
-@dataclass(frozen=True)
-class SealResult:
-    ok: bool
-    message: str
-    session_id: int | None = None
-    later: tuple[str, ...] = ()
-
-
-def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> SealResult:
-    """Does the ledger still hold exactly the history that seal ``code`` vouches for?
-
-    The session chain is computed afresh from the rows (not read from the stored hashes): the seal must be the
-    hash at one of the session's seals. What was recorded after it is listed (corrections)."""
-    want = normalize_code(code)
-    if not want:
-        return SealResult(False, _("'{code}' is not a seal: a seal is 12 letters and digits like 7KQ2-M9XD-4TPA").format(code=code))
-    if session_id is not None:
-        sids = [session_id]
-    else:
-        sids = [int(s) for (s,) in conn.execute("SELECT DISTINCT session_id FROM seals ORDER BY session_id")]
-    facts = Facts(conn)
-    for sid in sids:
-        links = conn.execute(
-            "SELECT seq, kind, rid, sub FROM chain WHERE session_id = ? ORDER BY seq", (sid,)
-        ).fetchall()
-        head = GENESIS
-        for i, (seq, kind, rid, sub) in enumerate(links):
-            got = facts.content(kind, rid, sub)
-            if got is None:
-                break
-            head = session_hash(head, kind, got[0])
-            if kind == "seal" and seal_code(head) == want:
-                later = []
-                for _seq, k2, r2, s2 in links[i + 1:]:
-                    later.append(_later_line(conn, facts, k2, r2, s2))
-                n = got[0]["n"]
-                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=want, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
-    where = _("session {id}").format(id=session_id) if session_id is not None else _("any session of this ledger")
-    return SealResult(
-        False,
-        _('the seal {want} does not vouch for {where}: the history it sealed is not here as it was (an entry, correction, reason or time changed, missing or forged)').format(want=want, where=where),
-        session_id,
-    )
-
-
-def _later_line(conn: sqlite3.Connection, facts: Facts, kind: str, rid: int, sub: int) -> str:
-    got = facts.content(kind, rid, sub)
-    if got is None:
-        return ""
-    p = got[0]
-    if kind == "entry":
-        return (_("#{no} {text} recorded {at} (a correction)") if p["replaces"] else _("#{no} {text} recorded {at}")).format(
-            no=p["no"], text=p["text"], at=p["created_at"]
-        )
-    if kind == "void":
-        r = conn.execute("SELECT no, text FROM entries WHERE id = ?", (rid,)).fetchone()
-        label = f"#{r[0]} {r[1]}" if r else _("an entry")
-        return _("{entry} voided ({how}) {at}").format(entry=label, how=p["action"], at=p["created_at"]) + (
-            f": {p['reason']}" if p["reason"] else ""
-        )
-    if kind == "seal":
-        return _("sealed again {at}: {seal}").format(at=p["sealed_at"], seal=seal_code(_shash_of(conn, rid)))
-    return ""
-
-
-def _shash_of(conn: sqlite3.Connection, seal_id: int) -> str:
-    r = conn.execute("SELECT shash FROM chain WHERE kind = 'seal' AND rid = ?", (seal_id,)).fetchone()
-    return str(r[0]) if r and r[0] else "0" * 64
-
-
-def _has_plan(conn: Any) -> bool:
-    return any(r[1] == "plan" for r in conn.execute("PRAGMA table_info(sessions)"))
-
-
-def _has_column(conn: Any, name: str) -> bool:
-    return any(r[1] == name for r in conn.execute("PRAGMA table_info(sessions)"))

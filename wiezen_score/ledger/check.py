@@ -18,16 +18,18 @@ Reads the database with plain SQL (it must not trust the data it checks, so it d
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..core.errors import WiezenError
 from ..core.numbers import signed
 from .rows import COUNTS
 from .migrations import SCHEMA_VERSION
 from ..core.i18n import _
+
+if TYPE_CHECKING:
+    from ..core.rules import HouseRules
 
 APPEND_ONLY_TABLES = ("entries", "entry_points", "voids", "house_rules", "seats", "players")
 NO_REPLACE_TABLES = ("entries", "entry_points", "voids", "seats", "house_rules", "sessions", "players")
@@ -87,45 +89,19 @@ def _fmt_points(d: dict[str, float]) -> str:
 
 # From this many links on, `wiezen check` verifies the chain in a second process while it runs its other checks
 # (the two take about as long on a long ledger); below it the second process's start-up is not worth it.
-WORKER_MIN_LINKS = 5000
-
-
-def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None,
-                 worker_min_links: int = WORKER_MIN_LINKS) -> CheckResult:
+def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] | None = None) -> CheckResult:
     """Every check, in order; a check that cannot run (a damaged file) becomes a problem itself.
 
-    ``progress(done, total)`` is called after each check (for a progress bar). A ledger file with at least
-    ``worker_min_links`` links has its chain verified by a second process (ledger/worker.py) at the same
-    time as the other checks; its problems take the chain's place in the list, so the result is the same as
-    checking one after the other. If that process fails in any way, the chain is verified here."""
+    ``progress(done, total)`` is called after each check (for a progress bar)."""
     problems: list[Problem] = []
     counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
     steps = (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
              _search_index, _rescore)
-    worker = _start_worker(conn, worker_min_links)
-    chain_at: int | None = None  # where the chain's problems go, when the worker verifies it
-    try:
-        for i, step in enumerate(steps):
-            if progress is not None and i:
-                progress(i, len(steps))
-            if step is _chain_links and worker is not None:
-                chain_at = len(problems)
-                continue
-            if not _run(step, conn, problems, counts):
-                chain_at = None  # the file is damaged: what the worker says of it adds nothing
-                break
-        if chain_at is not None:
-            got = _worker_result(worker)
-            if got is None:  # the worker failed: verify the chain here
-                here: list[Problem] = []
-                _run(_chain_links, conn, here, counts)
-            else:
-                here = got
-            problems[chain_at:chain_at] = here
-    finally:
-        if worker is not None and worker.poll() is None:
-            worker.kill()
-            worker.wait()
+    for i, step in enumerate(steps):
+        if progress is not None and i:
+            progress(i, len(steps))
+        if not _run(step, conn, problems, counts):
+            break  # the file is damaged: every further check would stumble on the same damage
     if progress is not None:
         progress(len(steps), len(steps))
     return CheckResult(tuple(problems), counts["sessions"], counts["entries"], counts["voided"], counts["rescored"])
@@ -151,49 +127,6 @@ def _run(step: Callable[[sqlite3.Connection, list[Problem], dict[str, int]], Non
         ))
         return False
     return True
-
-
-def _start_worker(conn: sqlite3.Connection, min_links: int) -> Any:
-    """The second process verifying the chain of a ledger file with many links, or None."""
-
-    try:
-        path = next((f for _seq, name, f in conn.execute("PRAGMA database_list") if name == "main"), "")
-        if not path:
-            return None
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chain'").fetchone() is None:
-            return None
-        links = conn.execute("SELECT max(seq) FROM chain").fetchone()[0] or 0
-        if links < min_links:
-            return None
-        return _spawn_worker("chain", path, stdin=False)
-    except (sqlite3.Error, UnicodeDecodeError, OSError, ValueError):
-        return None  # a damaged file or no process to start: everything is checked here
-
-
-def _spawn_worker(job: str, *args: str, stdin: bool) -> Any:
-    """``python -m wiezen_score.ledger.worker JOB ARGS... LANG``: a second process, in this one's language."""
-    import os
-    import subprocess
-    import sys
-
-    from ..core.i18n import language
-
-    return subprocess.Popen(
-        [sys.executable, "-m", "wiezen_score.ledger.worker", job, *args, language()],
-        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
-    )
-
-
-def _worker_result(worker: Any) -> list[Problem] | None:
-    """The chain's problems from the worker, or None when it failed (then the chain is verified here)."""
-    try:
-        out, _err = worker.communicate(timeout=600)
-        if worker.returncode != 0:
-            return None
-        return [Problem("chain", str(m), s, n, e) for m, s, n, e in json.loads(out.decode("utf-8"))]
-    except Exception:  # noqa: BLE001 - a worker that fails in any way: the chain is verified here
-        return None
 
 
 def _integrity(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -393,82 +326,6 @@ def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
         problems.append(Problem("totals", message, sid))
 
 
-# From this many entries on, `wiezen import` re-scores what it brings in in a second process (while it links the
-# chain), when the ledger is at most RESCORE_MAX_BYTES: the second process gets a copy of it, with the import.
-RESCORE_MIN_ENTRIES = 5000
-RESCORE_MAX_BYTES = 64 * 1024 * 1024
-
-
-def spawn_rescore(entries: int) -> Any:
-    """A second process for re-scoring an import of ``entries`` entries (ledger/worker.py), started early so
-    that its start-up overlaps the import's writing; None when not worth it or not possible. Hand it the
-    work with :func:`start_rescore`, or nothing (then it ends)."""
-
-    if entries < RESCORE_MIN_ENTRIES or not hasattr(sqlite3.Connection, "serialize"):  # (Python 3.11 and later)
-        return None
-    try:
-        return _spawn_worker("rescore", stdin=True)
-    except (OSError, ValueError):
-        return None
-
-
-def start_rescore(worker: Any, conn: sqlite3.Connection, session_ids: Sequence[int]) -> Any:
-    """Give the second process these sessions to re-score, from a copy of the ledger as this connection sees it
-    (its transaction included); None when not possible (then :func:`rescore_sessions` does it here).
-    :func:`rescore_result` gives its problems."""
-    if worker is None or not session_ids:
-        return None
-    try:
-        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
-        if size > RESCORE_MAX_BYTES:
-            return None
-        data = json.dumps(list(session_ids)).encode("ascii") + b"\n" + conn.serialize()
-    except (sqlite3.Error, ValueError, MemoryError):
-        return None
-    try:  # handed over now (it reads all of it before it starts): it re-scores while this process goes on
-        worker.stdin.write(data)
-        worker.stdin.close()
-    except OSError:  # it has ended already: re-score here
-        return None
-    return worker
-
-
-def stop_rescore(worker: Any) -> None:
-    """The second process, given no work (or done): ended."""
-    if worker is None:
-        return
-    try:
-        if worker.poll() is None:
-            if not worker.stdin.closed:
-                worker.stdin.close()  # no work: it reads nothing and ends
-            worker.wait(timeout=5)
-    except Exception:  # noqa: BLE001 - a worker that does not end: killed
-        pass
-    finally:
-        if worker.poll() is None:
-            worker.kill()
-            worker.wait()
-        for pipe in (worker.stdin, worker.stdout):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
-
-
-def rescore_result(worker: Any) -> list[Problem] | None:
-    """The problems the second process found, or None when it failed (then re-score here)."""
-    try:
-        out = worker.stdout.read()  # (its standard input is closed: start_rescore wrote all of it)
-        worker.wait(timeout=60)
-        if worker.returncode != 0:
-            return None
-        return [Problem(str(c), str(m), s, n, e) for c, m, s, n, e in json.loads(out.decode("utf-8"))]
-    except Exception:  # noqa: BLE001 - a worker that fails in any way: re-score here
-        return None
-    finally:
-        if worker.poll() is None:
-            worker.kill()
-            worker.wait()
-
-
 def rescore_sessions(conn: sqlite3.Connection, session_ids: Sequence[int]) -> list[Problem]:
     """Re-score only these sessions (an import checks what it brings in before it commits)."""
     problems: list[Problem] = []
@@ -486,7 +343,7 @@ def _rescore(
 
     counts["entries"] = conn.execute("SELECT count(*) FROM entries").fetchone()[0]
     counts["voided"] = conn.execute("SELECT count(*) FROM entries e JOIN voids v ON v.entry_id = e.id").fetchone()[0]
-    rules_cache: dict[str, Any] = {}
+    rules_cache: dict[str, HouseRules] = {}
     sessions = conn.execute("SELECT id, rules_name, rules_toml, first_dealer FROM sessions ORDER BY id").fetchall()
     if only is not None:
         wanted = set(only)
@@ -601,7 +458,7 @@ def _rescore(
 
 
 def _rescore_voided(
-    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], sid: int, rules: Any,
+    conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int], sid: int, rules: HouseRules,
     players: tuple[str, ...], names: dict[int, str], deal_players: dict[int, tuple[str, ...]],
 ) -> None:
     """A voided entry no longer counts, but it was recorded by the command line all the same: re-scored from its

@@ -132,13 +132,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
     class _DryRun(Exception):
         pass
 
-    from .check import spawn_rescore, stop_rescore
-
-    # a long import re-scores what it brings in a second process (check.py): started now, so that its start-up
-    # overlaps the writing
     listed = isinstance(doc["sessions"], list)  # a ledger's sessions come one by one (a generator)
-    worker = spawn_rescore(sum(len(s["entries"]) for s in doc["sessions"] if isinstance(s, Mapping)
-                               and isinstance(s.get("entries"), list)) if listed else 0)
     try:
         with led.write():
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
@@ -224,14 +218,10 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                     )
             if touched and not conflicts:
                 # what comes in must score as recorded: re-score every session it touches before committing
-                # (a long import in a second process, from a copy of the ledger with the import, while this
-                # one links the chain: the same problems, in the same order)
-                from .check import rescore_result, rescore_sessions, start_rescore
+                from .check import rescore_sessions
 
-                job = start_rescore(worker, conn, touched)
                 seal_conflicts = _seals_fit(conn, file_seals)
-                found = rescore_result(job) if job is not None else None
-                for p in found if found is not None else rescore_sessions(conn, touched):
+                for p in rescore_sessions(conn, touched):
                     if p.session_id in file_seals:  # name the session as the file does, the entry by number
                         label = _session_label(file_seals[p.session_id][0])
                         where = label + (f", entry #{p.entry_no}" if p.entry_no is not None else "")
@@ -258,14 +248,13 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                 raise _DryRun
     except _DryRun:
         pass
-    finally:
-        stop_rescore(worker)
     return report
 
 
 def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[str, Any], Any]]) -> list[str]:
     """The seals the file carries must be the seals of the history as recorded here: the chain fits."""
-    from .chain import normalize_code, seals, sync
+    from .chain import sync
+    from .seals import normalize_code, seals
     from .rows import now
 
     sync(conn, now())  # link what this import recorded, so that the seals are computed

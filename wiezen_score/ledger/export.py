@@ -175,7 +175,7 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> ExportSession:
 def _history(conn: sqlite3.Connection, sid: int) -> tuple[list[list[str | int | None]], list[ExportSeal]]:
     """The session's facts in the order they were recorded (["entry", uid], ["void", uid of the voided entry],
     ["seal", n]) and its seals: an import records them in the same order, so the seals are the same there."""
-    from .chain import seal_code
+    from .seals import seal_code
 
     uids = {i: u for i, u in conn.execute("SELECT id, uid FROM entries WHERE session_id = ?", (sid,))}
     ns = {i: n for i, n in conn.execute("SELECT id, n FROM seals WHERE session_id = ?", (sid,))}

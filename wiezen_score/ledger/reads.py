@@ -13,7 +13,7 @@ from .base import LedgerBase
 if TYPE_CHECKING:
     from ..core.competition import Competition
     from ..core.ranking import PairRow, TableRow
-    from .chain import SealResult
+    from .seals import SealResult
     from .check import CheckResult
 
 Progress = Callable[[int, int], None]
@@ -75,6 +75,6 @@ class ClubReads(LedgerBase):
         return check_ledger(self.conn, progress=progress)
 
     def check_seal(self, code: str, session_id: int | None) -> SealResult:
-        from .chain import check_seal
+        from .seals import check_seal
 
         return check_seal(self.conn, code, session_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from ..core.frozen import lazy_dataclass as dataclass  # made on first use (start-up)
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -30,7 +30,7 @@ def new_uid() -> str:
     return os.urandom(16).hex()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionInfo:
     id: int
     uid: str
@@ -63,7 +63,7 @@ def _rules_cache(text: str, name: str) -> HouseRules:
     return r
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntryRow:
     id: int
     uid: str

@@ -14,7 +14,7 @@ from .rows import COUNTS, SessionInfo, _num, end_session_row, insert_seal, inser
 from .players import Players
 
 if TYPE_CHECKING:
-    from .chain import Seal
+    from .seals import Seal
 
 
 #: the table a command works at (`--table N`, $WIEZEN_TABLE), for every ledger opened while it runs; None: the open
@@ -200,7 +200,7 @@ class Sessions(Players):
 
     def seals(self, session_id: int) -> list[Seal]:
         """The session's seals, oldest first: the first when it ended, one more after each correction."""
-        from .chain import seals
+        from .seals import seals
 
         return seals(self.conn, session_id)
 
@@ -211,7 +211,7 @@ class Sessions(Players):
 
     def corrections(self, session_id: int) -> dict[tuple[str, int], str]:
         """(\"entry\" or \"void\", row id) -> time, of what was recorded after the session ended."""
-        from .chain import corrections
+        from .seals import corrections
 
         return corrections(self.conn, session_id)
 
