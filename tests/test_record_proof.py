@@ -30,10 +30,33 @@ def test_session_end_prints_the_seal_and_the_sheet_shows_it(tmp_path):
     out = ok(db, "session", "end").stdout
     line = next(x for x in out.splitlines() if x.startswith("seal: "))
     code = line.split()[1]
-    assert len(code) == 14 and code.count("-") == 2
+    assert len(code) == 16 and code.count("-") == 3  # 12 characters and a check character
     assert seal_of(db, 1) == code
     assert f"Seal: {code}" in ok(db, "sheet").stdout.splitlines()[-1]
     assert f"Seal: {code}" in ok(db, "sheet", "--format", "html").stdout
+
+
+def _one_wrong(code: str) -> str:
+    """The seal with its sixth character (the first of the second group) noted wrong."""
+    wrong = "0" if code[5] != "0" else "1"
+    return code[:5] + wrong + code[6:]
+
+
+def test_a_seal_noted_with_one_wrong_character_is_a_typo_not_a_changed_history(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
+    code = ok(db, "session", "end").stdout.split("seal: ")[1].split()[0]
+    for typed in (_one_wrong(code), _one_wrong(code)[:14]):  # with its check character, and an old 12-character one
+        msg = refused(db, "check", "--session", "1", "--seal", typed)
+        assert "is not a seal: one character is wrong?" in msg and f"session 1: {code}" in msg, msg
+        assert "forged" not in msg
+    assert "vouches" in ok(db, "check", "--seal", code.lower().replace("-", " ")).stdout
+    assert "vouches" in ok(db, "check", "--seal", code[:14]).stdout  # as printed before the check character
+    msg = refused(db, "check", "--seal", "7KQ2-M9XD")
+    assert "is not a seal: a seal is 12 letters and digits and a check character" in msg
+    r = wz(db, "--lang", "nl", "check", "--seal", _one_wrong(code))
+    assert r.exit_code == 1 and "is geen zegel: is er één teken verkeerd? de zegels: sessie 1: " + code in r.stderr
 
 
 def _forged(tmp_path, name: str, line_from: str, line_to: str):

@@ -1,4 +1,4 @@
-"""Seals: the session hash at a seal link, shortened to 12 characters players can note, and checking one.
+"""Seals: the session hash at a seal link, shortened to 12 characters and a check character players can note.
 
 A seal vouches for everything its session held when it was sealed: :func:`check_seal` hashes the session's
 history again from the rows (facts.py) and looks for the seal among the session's seal links.
@@ -12,21 +12,21 @@ from dataclasses import dataclass
 from ..core.i18n import _
 from .facts import GENESIS, Facts, session_hash
 
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
-
-
 def seal_code(shash: str) -> str:
-    """The first 60 bits of a session hash as 12 characters, e.g. ``7KQ2-M9XD-4TPA``."""
-    n = int(shash[:15], 16)
-    chars = "".join(_ALPHABET[(n >> (5 * i)) & 31] for i in reversed(range(12)))
-    return f"{chars[:4]}-{chars[4:8]}-{chars[8:]}"
+    """The seal of a session hash: its first 60 bits as 12 characters and a check character, e.g.
+    ``7KQ2-M9XD-4TPA-R`` (core/sealcode.py)."""
+    from ..core.sealcode import seal_code as code
+
+    return code(shash)
 
 
 def normalize_code(code: str) -> str:
-    """A seal as typed (any case, spaces or dashes, O for 0, I or L for 1) in its printed form."""
-    raw = "".join(ch for ch in code.upper() if ch.isalnum()).replace("O", "0").replace("I", "1").replace("L", "1")
-    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}" if len(raw) == 12 and all(c in _ALPHABET for c in raw) else ""
+    """A seal as typed (any case, spaces or dashes, O for 0, I or L for 1; with its check character or, printed
+    before there was one, without) as its 12 characters; '' when it is not a seal's shape or its check is wrong."""
+    from ..core.sealcode import read_seal
 
+    typed = read_seal(code)
+    return "" if typed.typo else typed.body
 
 
 # ------------------------------------------------------------------------------------------------- reading
@@ -88,14 +88,19 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
 
     The session chain is computed afresh from the rows (not read from the stored hashes): the seal must be the
     hash at one of the session's seals. What was recorded after it is listed (corrections)."""
-    want = normalize_code(code)
-    if not want:
-        return SealResult(False, _("'{code}' is not a seal: a seal is 12 letters and digits like 7KQ2-M9XD-4TPA").format(code=code))
+    from ..core.sealcode import body_of, near, read_seal
+
+    typed = read_seal(code)
+    if not typed.shaped:
+        return SealResult(False, _("'{code}' is not a seal: a seal is 12 letters and digits and a check character, like "
+                                   "7KQ2-M9XD-4TPA-R").format(code=code))
+    want = typed.body
     if session_id is not None:
         sids = [session_id]
     else:
         sids = [int(s) for (s,) in conn.execute("SELECT DISTINCT session_id FROM seals ORDER BY session_id")]
     facts = Facts(conn)
+    found: list[tuple[int, str]] = []  # every seal the history gives now: (session, seal)
     for sid in sids:
         links = conn.execute(
             "SELECT seq, kind, rid, sub FROM chain WHERE session_id = ? ORDER BY seq", (sid,)
@@ -106,16 +111,28 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
             if got is None:
                 break
             head = session_hash(head, kind, got[0])
-            if kind == "seal" and seal_code(head) == want:
+            if kind != "seal":
+                continue
+            printed = seal_code(head)
+            found.append((sid, printed))
+            if not typed.typo and body_of(printed) == want:
                 later = []
                 for _seq, k2, r2, s2 in links[i + 1:]:
                     later.append(_later_line(conn, facts, k2, r2, s2))
                 n = got[0]["n"]
-                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=want, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
+                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=printed, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
+    close = [(sid, printed) for sid, printed in found if near(want, body_of(printed))]
+    if typed.typo or close:  # a character noted wrong: not a changed history
+        named = close or (found if session_id is not None else [])
+        seals_of = "; ".join(_("session {id}: {seal}").format(id=sid, seal=printed) for sid, printed in named)
+        return SealResult(False, _("'{code}' is not a seal: one character is wrong? {seals}").format(
+            code=code.strip(), seals=(_("the seals: {seals}").format(seals=seals_of) if named else
+                                      _("give --session ID to see that session's seals"))))
     where = _("session {id}").format(id=session_id) if session_id is not None else _("any session of this ledger")
+    shown = f"{want[:4]}-{want[4:8]}-{want[8:]}" + (code.strip().upper()[-2:] if typed.checked else "")
     return SealResult(
         False,
-        _('the seal {want} does not vouch for {where}: the history it sealed is not here as it was (an entry, correction, reason or time changed, missing or forged)').format(want=want, where=where),
+        _('the seal {want} does not vouch for {where}: the history it sealed is not here as it was (an entry, correction, reason or time changed, missing or forged)').format(want=shown, where=where),
         session_id,
     )
 
