@@ -18,7 +18,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -121,7 +120,6 @@ def check_output(text: str, case: dict) -> None:
 
 @pytest.mark.parametrize("chunk", range(8))
 def test_hostile_corpus(chunk, base, tmp_path, monkeypatch):
-    slow = []
     for case in CASES[chunk::8]:
         where = tmp_path / f"case{case['id']}"
         where.mkdir()
@@ -136,7 +134,6 @@ def test_hostile_corpus(chunk, base, tmp_path, monkeypatch):
         stdin = None if case["stdin"] is None else case["stdin"].encode("utf-8", "surrogateescape")
         old = signal.signal(signal.SIGALRM, _alarm)
         signal.alarm(LIMIT_S)
-        t0 = time.perf_counter()
         try:
             r = CliRunner().invoke(cli, _argv(case), input=stdin, catch_exceptions=True)
         except _Timeout:
@@ -144,9 +141,6 @@ def test_hostile_corpus(chunk, base, tmp_path, monkeypatch):
         finally:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, old)
-        took = time.perf_counter() - t0
-        if took > 2:
-            slow.append((case["id"], round(took, 1)))
         assert not isinstance(r.exception, _Timeout), f"case {case['id']} hung"
         assert r.exception is None or isinstance(r.exception, SystemExit), (case["id"], case["args"][:5], repr(r.exception))
         assert r.exit_code in (0, 1, 2), (case["id"], r.exit_code, r.output[-500:])
@@ -157,7 +151,6 @@ def test_hostile_corpus(chunk, base, tmp_path, monkeypatch):
             # `play` from a pipe records each good line and skips a bad one (exit 1 at the end): the ledger whole
             check_ok(where / "wiezen.db")
         shutil.rmtree(where, ignore_errors=True)
-    assert all(t < LIMIT_S for _, t in slow), slow
 
 
 # a handful through the installed command, as a user types them (real argv bytes, real stdin)
@@ -186,10 +179,8 @@ def test_through_the_installed_command(args, stdin, needle, base, tmp_path):
     if argv[:1] != [b"--db"]:
         argv = [b"--db", b"wiezen.db", *argv]
     before = _snapshot(tmp_path)
-    t0 = time.perf_counter()
     r = subprocess.run([*map(os.fsencode, _exe()), *argv], input=stdin, capture_output=True, cwd=tmp_path, env=env,
-                       timeout=LIMIT_S)
-    assert time.perf_counter() - t0 < LIMIT_S
+                       timeout=LIMIT_S)  # a hostile input that hangs the command fails the test (TimeoutExpired)
     err = r.stderr.decode("utf-8")
     assert r.returncode == 1, (r.returncode, err)
     lines = err.strip().splitlines()

@@ -89,7 +89,8 @@ def read_events(url: str, until, timeout: float = 10.0) -> list[dict]:
     return events
 
 
-def test_a_deal_recorded_in_another_process_shows_within_two_seconds(db):
+def test_a_deal_recorded_in_another_process_reaches_an_open_page(db):
+    """(How fast: benchmarks/room.py, not a timed assertion here.)"""
     with serving(db) as srv:
         got: dict[str, float] = {}
 
@@ -102,11 +103,9 @@ def test_a_deal_recorded_in_another_process_shows_within_two_seconds(db):
         t.start()
         time.sleep(0.5)  # the first event (the sheet as it is) has been sent by now
         r = run(db, "deal", "alleen", "5", "piet", "6")
-        done = time.monotonic()
         assert r.returncode == 0, r.stderr
-        t.join(10)
+        t.join(10)  # (a bound on the wait, so that a failure cannot hang the run)
         assert "at" in got, "no event after the deal"
-        assert got["at"] - done < 2.0
         assert "alleen 5 piet 6" in got["html"]
         # /sheet.json has it too, and equals the sheet
         assert json.loads(srv.get("/sheet.json")[2]) == sheet_json(db)
@@ -204,10 +203,8 @@ def test_ctrl_c_stops_cleanly_with_a_page_open(db):
     with serving(db) as srv:
         stream = urllib.request.urlopen(srv.url + "events", timeout=10)
         stream.readline()
-        t0 = time.monotonic()
         srv.proc.send_signal(signal.SIGINT)
-        assert srv.proc.wait(10) == 0
-        assert time.monotonic() - t0 < 5
+        assert srv.proc.wait(10) == 0  # (a bound on the wait: the open page does not keep it running)
         out, err = srv.proc.communicate()
         assert "stopped" in out and err == ""
         stream.close()

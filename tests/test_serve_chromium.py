@@ -114,13 +114,11 @@ def test_the_phone_page_fits_shows_every_total_and_follows_a_new_deal(tmp_path, 
         assert size >= 32
         # a deal recorded at the scorer's terminal: the page follows it without a reload
         phone.execute_script("window.notReloaded = true")
-        t0 = time.monotonic()
         assert run(db, "deal", "alleen", "5", "piet", "6").returncode == 0
         new_totals = sheet_json(db)["totals"]
         assert new_totals != totals
         expected = {p: f"{v:+d}" if v else "0" for p, v in new_totals.items()}
-        assert wait_for(lambda: totals_on_screen(phone) == expected, 5), totals_on_screen(phone)
-        assert time.monotonic() - t0 < 2.0 + 1.0  # two seconds from the commit, plus the second process's start
+        assert wait_for(lambda: totals_on_screen(phone) == expected, 5), totals_on_screen(phone)  # (how fast: benchmarks/room.py)
         assert phone.execute_script("return window.notReloaded") is True
         assert "alleen 5 piet 6" in text(phone, ".recent li")
         assert phone.execute_script(OVERFLOW)[1] <= WIDTH
