@@ -267,3 +267,14 @@ def test_fewer_on_miserie_take_at_most_13(tmp_path, table):
     assert "must add up to 13" in msg
     assert counting(table) == []  # nothing recorded
     ok(table, "deal", "grote-miserie", "anna", "0", "bob", "13")  # 13 in all: possible
+
+
+def test_uitspraak_keeps_a_ruling_as_precedent_does(tmp_path):
+    from wiezen_score.core.sessionfile import canonical_line
+
+    assert canonical_line("uitspraak Troel met vier azen: de vierde aas komt uit") == (
+        "precedent Troel met vier azen: de vierde aas komt uit")
+    db = tmp_path / "w.db"
+    r = run(db, "play", input="players jan piet mieke lotte\ns 8 j+p 9\nuitspraak Renonce: tien punten\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert "precedent 1" in r.stdout

@@ -91,7 +91,7 @@ DUTCH_HEADS = {
     "afrekenen": "settle", "einde": "end", "sluiten": "end", "ongedaan": "undo", "verbeter": "amend",
     "verbeteren": "amend", "straf": "penalty", "strafpunten": "penalty", "herdelen": "redeal", "spelers": "players",
     "regels": "rules", "huisregels": "rules", "sessie": "session", "spelen": "deals", "rondes": "rounds",
-    "doel": "target", "ronde": "round", "tafel": "table", "label": "tag",
+    "doel": "target", "ronde": "round", "tafel": "table", "label": "tag", "uitspraak": "precedent",
 }
 
 

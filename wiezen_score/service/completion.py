@@ -18,7 +18,8 @@ COMMAND_WORDS = ("amend", "end", "explain", "help", "pas", "penalty", "precedent
 HEADER_WORDS = ("players", "rules", "session")
 
 #: the Dutch words offered by tab completion when the language is Dutch
-DUTCH_COMMAND_WORDS = ("afrekenen", "blad", "einde", "hulp", "ongedaan", "stop", "straf", "uitleg", "verbeter")
+DUTCH_COMMAND_WORDS = ("afrekenen", "blad", "einde", "hulp", "ongedaan", "stop", "straf", "uitleg", "uitspraak",
+                       "verbeter")
 DUTCH_HEADER_WORDS = ("regels", "sessie", "spelers")
 
 
