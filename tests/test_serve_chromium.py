@@ -176,7 +176,7 @@ def test_the_scorer_answers_the_question_of_undo_and_settles_from_the_phone(tmp_
         # a line of play's that answers in several lines: each on a line of its own
         phone.find_element("id", "line").send_keys("afrekenen")
         phone.find_element("css selector", '#scorer button[value="entry"]').click()
-        assert wait_for(lambda: text(phone, "#msg").startswith("totals: jan +3, piet +3, mieke -3, lotte -3\n"))
+        assert wait_for(lambda: text(phone, "#msg").startswith("totals: jan +3, piet +3, mieke -3, lotte -3\n"), 15), repr(text(phone, "#msg"))
         lines = phone.execute_script("return document.getElementById('msg').innerText").splitlines()
         assert lines[0] == "totals: jan +3, piet +3, mieke -3, lotte -3" and len(lines) == 3, lines
 
