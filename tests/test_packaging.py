@@ -120,6 +120,7 @@ def test_sdist_carries_examples_tests_and_docs(tmp_path):
         wanted = _tracked(folder)
         assert wanted, folder
         assert wanted <= members, sorted(wanted - members)
-    assert {"README.md", "LICENSE", "pyproject.toml", "docs/cli.md", "docs/json.md", "tests/data/ledger-schema1.db",
+    assert {"README.md", "LICENSE", "mkdocs.yml", "docs/index.nl.md", "pyproject.toml", "docs/cli.md", "docs/json.md",
+            "tests/data/ledger-schema1.db",
             ".ci/run", ".ci/lowest-constraints.txt"} <= members
     assert "wiezen_score/core/presets/whisthub.toml" in members
