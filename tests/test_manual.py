@@ -15,7 +15,7 @@ DUTCH = sorted(p.name for p in DOCS.glob("*.nl.md"))
 # Pages whose Dutch translation is still to be written: the site shows the English page in their place
 # (mkdocs-static-i18n's fallback_to_default). A page leaves this set when its docs/PAGE.nl.md is written.
 UNTRANSLATED = {
-    "house-rules.md", "sessions.md",
+    "house-rules.md",
     "club.md", "competitions.md", "json.md", "developers.md",
 }
 
