@@ -109,7 +109,7 @@ class Model:
             elif m.kind == "pass":
                 rows.append((no, "pass", dealer, 1, dict.fromkeys(act, 0), None))
                 pending = {"none": pending, "once": 2, "stack": 2 * pending}[r.all_pass_double]
-                if pending > 2**20:  # the README: doubling stops at x1048576 (20 rondjes pas in a row)
+                if pending > 2**20:  # docs/rules.md: doubling stops at x1048576 (20 rondjes pas in a row)
                     raise Refused(f"entry {no}: a 21st rondje pas in a row")
                 if r.all_pass_dealer == "next":
                     dealer = (dealer + 1) % n
