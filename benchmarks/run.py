@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from _ledger_helpers import DATA, ok
 from _record_helpers import build_full_ledger
+
 from wiezen_score.core.sealcode import luhn32
 from wiezen_score.ledger.seals import seal_code
 

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import sqlite3
 
+from _hypothesis_helpers import examples
+from _ledger_helpers import DATA, ok, wz
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from _hypothesis_helpers import examples
-
-from _ledger_helpers import DATA, ok, wz
 
 from wiezen_score.core.errors import WiezenError
+from wiezen_score.core.presets import preset_text
+from wiezen_score.core.session import EntryInput
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger.exchange import export_doc, import_doc
 from wiezen_score.ledger.standings import check_player_evenings, standings
-from wiezen_score.core.presets import preset_text
-from wiezen_score.core.session import EntryInput
 
 NAMES = ["an", "bo", "cy", "di", "ed"]
 

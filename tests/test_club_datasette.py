@@ -7,7 +7,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from _club_helpers import ALL, standings
 from _ledger_helpers import ROOT, ok
 

@@ -12,8 +12,8 @@ import re
 import sqlite3
 
 import pytest
-
 from _ledger_helpers import dump, ok, refused
+
 from wiezen_score.views.safe import safe
 
 DANGER = tuple("=+-@\t\r\n＝＋－＠")

@@ -12,7 +12,6 @@ import subprocess
 import zlib
 
 import pytest
-
 from _ledger_helpers import ok
 
 CHROMIUM = shutil.which("chromium")
@@ -63,7 +62,7 @@ def read_png(data: bytes) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
 
 
 def near(px: tuple[int, int, int], rgb: tuple[int, int, int], tol: int = 12) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(px, rgb))
+    return all(abs(a - b) <= tol for a, b in zip(px, rgb, strict=False))
 
 
 def test_chromium_shows_the_table_and_the_chart(tmp_path, make_club):

@@ -6,7 +6,6 @@ import json
 import sqlite3
 
 import pytest
-
 from _club_helpers import ALL, WEEK1, WEEK2, WEEK3, record_weeks, standings
 from _ledger_helpers import DATA, dump, ok, refused, sheet
 

@@ -6,7 +6,6 @@ import json
 from fractions import Fraction
 
 import pytest
-
 from _club_helpers import TOTALS
 from _ledger_helpers import ok, refused, sheet
 

@@ -6,7 +6,6 @@ import sqlite3
 from fractions import Fraction
 
 import pytest
-
 from _club_helpers import ALL, TOTALS, standings
 from _ledger_helpers import ok, refused, sheet
 
@@ -109,10 +108,10 @@ def test_relative_dates(db, monkeypatch, day):
     today = datetime.date.fromisoformat(day)  # before, between and after the evenings of the ledger
     monkeypatch.setattr(dates, "today", lambda: today)
     evenings = ("2026-01-10", "2026-02-14", "2026-03-21")
-    expected = {p for d, week in zip(evenings, TOTALS) if d <= day for p in week}
+    expected = {p for d, week in zip(evenings, TOTALS, strict=False) if d <= day for p in week}
     assert {d["player"] for d in standings(db, "--until", "today")} == expected
     week_ago = (today - datetime.timedelta(days=7)).isoformat()
-    recent = set().union(*(set(week) for d, week in zip(evenings, TOTALS) if d >= week_ago))  # --since alone: no end
+    recent = set().union(*(set(week) for d, week in zip(evenings, TOTALS, strict=False) if d >= week_ago))  # --since alone: no end
     assert {d["player"] for d in standings(db, "--since", "last-week")} == recent
 
 

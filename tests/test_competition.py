@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from _competition_helpers import SEASON, comp  # noqa: F401 (SEASON: the data the docstring computes)
 from _ledger_helpers import ok, refused, wz
+
 from wiezen_score.core.competition import Competition, parse_competition
-from wiezen_score.core.ranking import TableRow, rank, table_scores
 from wiezen_score.core.errors import WiezenError
+from wiezen_score.core.ranking import TableRow, rank, table_scores
+
 
 def run(db, path, *args):
     return json.loads(ok(db, "standings", "--competition", path, "--format", "json", *args).stdout)

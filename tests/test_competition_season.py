@@ -17,8 +17,8 @@ import io
 import json
 
 import pytest
-from _ledger_helpers import dump, ok, refused, wz
 from _competition_helpers import comp
+from _ledger_helpers import dump, ok, refused, wz
 
 from wiezen_score.core.competition import parse_competition
 from wiezen_score.core.ranking import TableRow, rank

@@ -11,7 +11,6 @@ import datetime as dt
 import json
 
 import pytest
-
 from _ledger_helpers import copy_ledger, ok, refused, start
 
 PLAYERS = ["jan", "piet", "mieke", "lotte"]

@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _ledger_helpers import ok
 from sqlite_utils import Database
 
-from _ledger_helpers import ok
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger.check import expected_schema
 from wiezen_score.ledger.fresh_build import create, schema_rows

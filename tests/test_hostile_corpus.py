@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _reliability_helpers import DATA, check_ok, dump
 from click.testing import CliRunner
 
-from _reliability_helpers import DATA, check_ok, dump
 from wiezen_score.cli import cli
 from wiezen_score.views.safe import is_unsafe
 

@@ -11,13 +11,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from _hypothesis_helpers import examples
+from _ledger_helpers import copy_ledger
+from _reliability_helpers import dump
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from _hypothesis_helpers import examples
 
-from _ledger_helpers import copy_ledger
-from _reliability_helpers import dump
 from wiezen_score.cli import cli
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.names import check_name, confusable, name_key, skeleton

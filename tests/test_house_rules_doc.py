@@ -29,7 +29,7 @@ def _sections() -> dict[str, str]:
     """Each `### `key`` heading with the text under it (up to the next heading)."""
     out: dict[str, str] = {}
     parts = re.split(r"^(#{2,3} .*)$", TEXT, flags=re.M)
-    for head, body in zip(parts[1::2], parts[2::2]):
+    for head, body in zip(parts[1::2], parts[2::2], strict=False):
         for key in re.findall(r"`([a-z_]+)`", head) if head.startswith("### ") else []:
             out[key] = body
     return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from _ledger_helpers import ok
+
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.ledger.check import check_ledger
 from wiezen_score.ledger.exchange import import_doc, validate_header
@@ -39,9 +39,8 @@ def test_no_open_session_in_dutch(db, nl):
 
 
 def test_no_ledger_yet_in_dutch(tmp_path, nl):
-    with pytest.raises(WiezenError) as e:
-        with open_ledger(str(tmp_path / "nieuw.db"), readonly=True):
-            pass
+    with pytest.raises(WiezenError) as e, open_ledger(str(tmp_path / "nieuw.db"), readonly=True):
+        pass
     assert str(e.value) == (
         f"nog geen register op '{tmp_path / 'nieuw.db'}': begin eerst een sessie (`wiezen session start --players ...`)"
     )
@@ -75,7 +74,6 @@ def test_import_refusals_in_dutch(db, nl):
     with pytest.raises(WiezenError) as e:
         validate_header([])
     assert str(e.value) == "kan niet importeren: het bestand is geen export van wiezen (een JSON-object werd verwacht)"
-    with open_ledger(str(db)) as led:
-        with pytest.raises(WiezenError) as e:
-            import_doc(led, {"format": "wiezen-export", "version": 1, "sessions": [{"uid": ""}]})
+    with open_ledger(str(db)) as led, pytest.raises(WiezenError) as e:
+        import_doc(led, {"format": "wiezen-export", "version": 1, "sessions": [{"uid": ""}]})
     assert str(e.value).startswith("kan niet importeren: ")

@@ -9,16 +9,16 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from _ledger_helpers import ok, wz
+
 from wiezen_score.core import i18n
-from wiezen_score.core.sessionfile import Amend, Header, Undo, parse_line
+from wiezen_score.core.numbers import signed
 from wiezen_score.core.session import EntryInput
+from wiezen_score.core.sessionfile import Amend, Header, Undo, parse_line
 from wiezen_score.ledger.documents import sheet_doc
 from wiezen_score.ledger.store import open_ledger
 from wiezen_score.views.fit import compact_sheet, entry_lines
 from wiezen_score.views.sheet import render_sheet, sheet_html, sheet_rows
-from wiezen_score.core.numbers import signed
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-
 from wiezen_score.core.settle import settle
 from wiezen_score.views.settle import settle_text
 
@@ -22,7 +21,7 @@ def _words(text: str) -> list[list[str]]:
 def test_settle_with_cents_in_dutch(nl):
     text = settle_text(EVENING, settle(TOTALS, 5), 5, "", None)
     assert _words(text) == [
-        "sessie 3: vr 27/11/2026, aan 5 cent per punt".split(),
+        ["sessie", "3:", "vr", "27/11/2026,", "aan", "5", "cent", "per", "punt"],
         ["piet", "betaalt", "jan", "46", "punten", "€", "2,30"],
         ["piet", "betaalt", "mieke", "0,5", "punten", "€", "0,03"],
     ]
@@ -31,7 +30,7 @@ def test_settle_with_cents_in_dutch(nl):
 def test_settle_with_cents_in_english_is_unchanged():
     text = settle_text(EVENING, settle(TOTALS, 5), 5, "", None)
     assert _words(text) == [
-        "session 3: 2026-11-27, at 5 cents a point".split(),
+        ["session", "3:", "2026-11-27,", "at", "5", "cents", "a", "point"],
         ["piet", "pays", "jan", "46", "points", "€2.30"],
         ["piet", "pays", "mieke", "0.5", "points", "€0.03"],
     ]

@@ -7,8 +7,8 @@ process. The expected Dutch is written by hand.
 from __future__ import annotations
 
 import pytest
-
 from _ledger_helpers import ok
+
 from wiezen_score.ledger.documents import explain_doc, sheet_doc
 from wiezen_score.ledger.store import open_ledger
 from wiezen_score.views.explain import render_explain

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from _ledger_helpers import DATA, ROOT, counting, ok, read_session_file, record, rules_name_of, sheet, start
 
 EVENINGS = json.loads((DATA / "expected_evenings.json").read_text(encoding="utf-8"))

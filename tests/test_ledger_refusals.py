@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from _ledger_helpers import ROOT, copy_ledger, dump, ok, record, refused, sheet, start
 
 PLAYERS = ["jan", "jef", "mieke", "lotte"]

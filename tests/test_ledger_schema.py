@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from _ledger_helpers import ROOT, dump, ok, record, start
 
 STATEMENTS = [

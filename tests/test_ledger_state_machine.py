@@ -14,19 +14,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from _hypothesis_helpers import examples
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from _hypothesis_helpers import examples
 
-from wiezen_score.ledger.documents import sheet_doc
 from wiezen_score.core.deal import MiserieDeal, TrickDeal
 from wiezen_score.core.errors import WiezenError
-from wiezen_score.ledger import Ledger
 from wiezen_score.core.presets import preset_text
 from wiezen_score.core.rules import MiserieContract, parse_rules
 from wiezen_score.core.scoring import score
 from wiezen_score.core.session import EntryInput, fold
+from wiezen_score.ledger import Ledger
+from wiezen_score.ledger.documents import sheet_doc
 
 NAMES = ["an", "bert", "carla", "dirk", "eva", "fien"]
 STACK_TOML = (Path(__file__).parent / "data" / "rules-stack.toml").read_text(encoding="utf-8")
@@ -178,7 +178,7 @@ class LedgerMachine(RuleBasedStateMachine):
         if isinstance(c, MiserieContract):
             who = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True))
             tricks = [data.draw(st.sampled_from([c.tricks, c.tricks, 0, 1, 2, 4])) for _ in who]
-            return M("deal", c, plays=tuple(zip(who, tricks)))
+            return M("deal", c, plays=tuple(zip(who, tricks, strict=False)))
         k = 2 if c.team else 1
         takers = tuple(data.draw(st.lists(st.sampled_from(pool), min_size=k, max_size=k, unique=True)))
         return M("deal", c, level=data.draw(st.sampled_from(c.levels)), takers=takers,
@@ -276,7 +276,7 @@ class LedgerMachine(RuleBasedStateMachine):
         assert [(e["no"], e["kind"], e["dealer"], e["multiplier"]) for e in got] == [
             (no, kind, names[d], mult) for no, kind, d, mult, _, _ in rows
         ]
-        for e, (no, kind, _, _, pts, text) in zip(got, rows):
+        for e, (no, _kind, _, _, pts, text) in zip(got, rows, strict=False):
             assert e["points"] == as_float(pts), f"entry {no}"
             if text is not None:
                 assert e["text"] == text

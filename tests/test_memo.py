@@ -3,11 +3,11 @@ same Scored, or the same error, entry after entry, whatever the dealer, the doub
 
 from __future__ import annotations
 
+from _hypothesis_helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_properties import has_miserie, miserie_line, trick_line
 
-from _hypothesis_helpers import examples
-from test_properties import miserie_line, trick_line, has_miserie
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.presets import load_preset
 from wiezen_score.core.rules import PRESETS

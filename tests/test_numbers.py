@@ -10,7 +10,15 @@ import pytest
 
 from wiezen_score.core import i18n
 from wiezen_score.core.numbers import (
-    decimal, fmt, grouped, money, percent, plain, rounded, signed, signed_decimal,
+    decimal,
+    fmt,
+    grouped,
+    money,
+    percent,
+    plain,
+    rounded,
+    signed,
+    signed_decimal,
 )
 
 
@@ -127,8 +135,8 @@ def test_the_sheet_writes_halves_with_a_comma_in_dutch(dutch):
 
 def test_the_explanation_writes_halves_with_a_comma_in_dutch(dutch):
     from wiezen_score.core.deal import parse_deal
-    from wiezen_score.core.rules import parse_rules
     from wiezen_score.core.presets import preset_text
+    from wiezen_score.core.rules import parse_rules
     from wiezen_score.core.scoring import score
 
     rules = parse_rules(preset_text("wikibooks-kleurenwiezen"), "preset")

@@ -12,8 +12,8 @@ import re
 import sys
 
 import pytest
-
 from _ledger_helpers import DATA, ROOT, counting, ok, sheet, wz
+
 from wiezen_score.core.abbrev import ABBREVIATIONS, abbreviations, expand_line, expand_word
 from wiezen_score.core.presets import preset_text
 from wiezen_score.core.rules import PRESETS, parse_rules

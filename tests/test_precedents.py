@@ -14,15 +14,15 @@ import shutil
 import sqlite3
 
 import pytest
+from _hypothesis_helpers import examples
+from _ledger_helpers import DATA, copy_ledger, dump, ok, refused, start, wz
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from _hypothesis_helpers import examples
 
-from _ledger_helpers import DATA, copy_ledger, dump, ok, refused, start, wz
-from wiezen_score.ledger import Ledger
-from wiezen_score.ledger import precedents as P
 from wiezen_score.core.rulediff import diff_rules
 from wiezen_score.core.rules import parse_rules
+from wiezen_score.ledger import Ledger
+from wiezen_score.ledger import precedents as P
 
 ITEM_KEYS = {"id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"}
 PLAYERS = ["jan", "piet", "mieke", "lotte"]

@@ -6,10 +6,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from _hypothesis_helpers import examples
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from _hypothesis_helpers import examples
 
 try:
     import tomllib
@@ -69,10 +69,7 @@ def has_miserie(rules):
 def any_deal(draw):
     name = draw(st.sampled_from(PRESETS))
     rules = load_preset(name)
-    if has_miserie(rules) and draw(st.booleans()):
-        line = draw(miserie_line(rules))[0]
-    else:
-        line = draw(trick_line(rules))[0]
+    line = draw(miserie_line(rules))[0] if has_miserie(rules) and draw(st.booleans()) else draw(trick_line(rules))[0]
     return rules, line, draw(st.integers(1, 16)), draw(st.booleans())
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from _ledger_helpers import ok
 
 from wiezen_score.core.errors import WiezenError
@@ -65,11 +64,10 @@ def test_the_count_kept_is_the_count_read_afresh(tmp_path):
                 elif r < 0.97:
                     other.record(EntryInput(rng.choice(["pass", "deal"]), text=rng.choice(DEALS)))
                 else:
-                    with pytest.raises(RuntimeError):  # a write that fails after recording: all rolled back
-                        with led.write():
-                            led.record(EntryInput("pass"))
-                            assert led.state(s)[0].owed() >= 1
-                            raise RuntimeError("power cut")
+                    with pytest.raises(RuntimeError), led.write():  # a write that fails after recording: all rolled back
+                        led.record(EntryInput("pass"))
+                        assert led.state(s)[0].owed() >= 1
+                        raise RuntimeError("power cut")
             except WiezenError:
                 pass  # (an amendment the rules refuse, an undo of nothing: nothing written)
             kept = led.state(s)

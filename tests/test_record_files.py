@@ -3,13 +3,13 @@ written to a temporary name and renamed when whole (a killed backup leaves nothi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
 import time
 
 import pytest
-
 from _ledger_helpers import ok, refused, wz
 from _record_helpers import EVENING
 from _reliability_helpers import check_ok, integrity, popen
@@ -87,10 +87,8 @@ def test_kill_9_during_backup_leaves_nothing_or_a_whole_ledger(tmp_path):
         target = tmp_path / f"backup-{i}.db"
         p = popen(db, "db", "backup", str(target))
         time.sleep(rng.uniform(0.05, 0.6))
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         p.communicate()
         if target.exists():
             assert integrity(target) == ["ok"]

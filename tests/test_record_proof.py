@@ -9,7 +9,6 @@ import shutil
 import sqlite3
 
 import pytest
-
 from _ledger_helpers import ok, refused, wz
 from _record_helpers import EVENING, seal_of
 
@@ -270,8 +269,8 @@ def test_a_hostile_import_into_a_new_ledger_leaves_no_file(exported, tmp_path):
 
 
 def test_play_undoes_exactly_the_entry_it_asked_about(tmp_path):
-    from wiezen_score.core.errors import WiezenError
     from wiezen_score.cli.play import Table
+    from wiezen_score.core.errors import WiezenError
     from wiezen_score.ledger import Ledger
 
     db = tmp_path / "w.db"

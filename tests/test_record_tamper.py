@@ -9,7 +9,6 @@ import shutil
 import sqlite3
 
 import pytest
-
 from _ledger_helpers import wz
 from _record_helpers import build_full_ledger, schema_objects
 
@@ -99,14 +98,14 @@ def change_one(conn, table, column) -> str | None:
             except sqlite3.DatabaseError:
                 continue
             if cur.rowcount:
-                return f"{table}.{column} {value!r} -> {new!r} where {dict(zip(cols, key))}"
+                return f"{table}.{column} {value!r} -> {new!r} where {dict(zip(cols, key, strict=False))}"
     return None
 
 
 def cases(db):
     out = []
     for t in _tables(db):
-        for c, decl, _ in _columns(db, t):
+        for c, _decl, _ in _columns(db, t):
             out.append((t, c))
     return out
 
@@ -134,7 +133,7 @@ def test_every_column_of_every_table(template, tmp_path):
         db = tmp_path / f"{table}-{column}.db"
         shutil.copy(template, db)
         what: list[str | None] = []
-        behind_the_back(db, lambda conn: what.append(change_one(conn, table, column)))
+        behind_the_back(db, lambda conn: what.append(change_one(conn, table, column)))  # noqa: B023 (called at once)
         if what[0] is None:
             impossible.append((table, column))
         else:

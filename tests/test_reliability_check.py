@@ -8,10 +8,10 @@ import shutil
 import sqlite3
 
 import pytest
-from click.testing import CliRunner
-
 from _ledger_helpers import copy_ledger
 from _reliability_helpers import DATA, ROOT, assert_clean_error, run
+from click.testing import CliRunner
+
 from wiezen_score.cli import cli
 
 

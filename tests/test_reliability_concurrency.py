@@ -7,7 +7,6 @@ import threading
 from collections import Counter
 
 import pytest
-
 from _reliability_helpers import check_ok, integrity, make_evening, popen, query, run
 
 pytestmark = pytest.mark.slow
@@ -24,13 +23,13 @@ def test_four_replays_into_a_new_ledger_at_once(tmp_path):
         files.append(f)
     procs = [popen(db, "replay", str(f)) for f in files]
     outs = [p.communicate(timeout=60) for p in procs]
-    for p, (out, err) in zip(procs, outs):
+    for p, (out, err) in zip(procs, outs, strict=False):
         assert p.returncode == 0, err
         assert "locked" not in (out + err).lower() and "Traceback" not in err, err
     # each evening wholly present, once: its own number of entries and voids
     sessions = query(db, "SELECT id, name FROM sessions ORDER BY id")
     assert sorted(n for _, n in sessions) == sorted(f"avond {s}" for s in (11, 12, 13, 14))
-    for ev, seed in zip(evenings, (11, 12, 13, 14)):
+    for ev, seed in zip(evenings, (11, 12, 13, 14), strict=False):
         (sid,) = [i for i, n in sessions if n == f"avond {seed}"]
         assert query(db, "SELECT count(*) FROM entries WHERE session_id = ?", (sid,)) == [(ev.entries,)]
         assert query(

@@ -8,8 +8,8 @@ import signal
 import time
 
 import pytest
-
 from _reliability_helpers import check_ok, integrity, make_evening, popen, query, run
+
 from wiezen_score.ledger import Ledger
 from wiezen_score.ledger.store import content_hash
 
@@ -74,7 +74,7 @@ def test_sigkill_during_replay_leaves_all_or_nothing(tmp_path):
     try:
         from wiezen_score.cli.common import rules_from_spec
 
-        for f, text, st in killed_files[:-1]:
+        for _f, text, st in killed_files[:-1]:
             sid, recorded = led.replay(text, lambda spec: rules_from_spec(spec), "2026-11-30", keep_open=False)
             assert recorded == (st is None)
     finally:
@@ -83,7 +83,7 @@ def test_sigkill_during_replay_leaves_all_or_nothing(tmp_path):
     r = run(db, "replay", str(f), timeout=60)
     assert r.returncode == 0, r.stderr
     assert ("already recorded" in r.stderr) == (st is not None)
-    for f, text, _ in killed_files:
+    for _f, text, _ in killed_files:
         assert _state(db, text) == (base.entries, base.undos)
     assert query(db, "SELECT count(*) FROM sessions") == [(len(killed_files) + 1,)]
     assert integrity(db) == ["ok"]

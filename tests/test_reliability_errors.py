@@ -15,7 +15,6 @@ import sqlite3
 import subprocess
 
 import pytest
-
 from _reliability_helpers import ROOT, assert_clean_error, check_ok, dump, integrity, make_evening, query, run, run_here
 
 DEAL = ("deal", "samen", "8", "jan+piet", "9")

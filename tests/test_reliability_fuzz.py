@@ -12,11 +12,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from _reliability_helpers import ROOT, dump, make_evening
 from click.testing import CliRunner
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from _reliability_helpers import ROOT, dump, make_evening
 from wiezen_score.cli import cli
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

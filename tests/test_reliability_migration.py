@@ -9,9 +9,9 @@ import shutil
 import sqlite3
 
 import pytest
+from _reliability_helpers import DATA, ROOT, check_ok, integrity, popen, run
 from click.testing import CliRunner
 
-from _reliability_helpers import DATA, ROOT, check_ok, integrity, popen, run
 from wiezen_score import ledger as ledger_mod
 from wiezen_score.cli import cli
 
@@ -106,7 +106,7 @@ def test_several_processes_upgrading_at_once_upgrade_once(old):
     before = rows(old)
     procs = [popen(old, *args) for args in (["sessions"], ["sheet"], ["deal", "pas"], ["check"])]
     outs = [p.communicate(timeout=60) for p in procs]
-    for p, (out, err) in zip(procs, outs):
+    for _p, (_out, err) in zip(procs, outs, strict=False):
         assert "Traceback" not in err and "locked" not in err.lower(), err
     assert [p.returncode for p in procs] == [0, 0, 1, 0]  # `deal pas` is refused: a pass is `wiezen pass`
     assert user_version(old) == ledger_mod.SCHEMA_VERSION

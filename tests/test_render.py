@@ -48,7 +48,7 @@ def test_to_csv_round_trip_is_safe():
     table = parse(text)
     assert table[0] == headers
     assert len(table) == len(rows) + 1
-    for row, original in zip(table[1:], rows):
+    for row, original in zip(table[1:], rows, strict=False):
         name, points, avg = row
         assert name == "" or name[0] not in DANGER
         assert name.lstrip("'") == original[0].replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from _ledger_helpers import ok, refused
+
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.seating import by_standing, draw, final_table, table_sizes
 

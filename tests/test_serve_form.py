@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import json
 import re
-
 from urllib.parse import urlencode
 
 import pytest

@@ -1,9 +1,9 @@
 from fractions import Fraction
 
 import pytest
+from _hypothesis_helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from _hypothesis_helpers import examples
 
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.numbers import money as format_money
@@ -58,7 +58,7 @@ def zero_sum(values, names=None):
     values = list(values)
     values.append(-sum(values, Fraction(0)))
     names = names or [f"p{i}" for i in range(len(values))]
-    return {n: (int(v) if Fraction(v).denominator == 1 else v) for n, v in zip(names, values)}
+    return {n: (int(v) if Fraction(v).denominator == 1 else v) for n, v in zip(names, values, strict=False)}
 
 
 halves = st.integers(-40, 40).map(lambda k: Fraction(k, 2))

@@ -71,10 +71,9 @@ def test_house_rules_from_a_file_in_any_toml_form(tmp_path):
 
 import re  # noqa: E402
 
+from _hypothesis_helpers import examples  # noqa: E402
 from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from _hypothesis_helpers import examples  # noqa: E402
 
 WORDS = st.text(alphabet=st.sampled_from(list("az09-_ \t\n\r\x0b\x0c\x1c\x85\xa0\u2003Zé²١~\x7f\x00+")), max_size=12)
 

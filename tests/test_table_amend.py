@@ -5,7 +5,7 @@ version; `play` confirms with the resolved line and records `precedent TITLE: RU
 import json
 
 import pytest
-from test_table_words import spawn_play, ok, run
+from test_table_words import ok, run, spawn_play
 
 
 def doc(db):

@@ -5,7 +5,7 @@ progress in the play prompt and on the sheet, a warning at the end; rounds owed 
 import json
 
 import pytest
-from test_table_words import spawn_play, error, ok, run
+from test_table_words import error, ok, run, spawn_play
 
 
 def doc(db):

@@ -284,7 +284,7 @@ def test_a_ledger_of_schema_1_keeps_its_scores_and_snapshots(tmp_path):
     old = parse_rules(rupel_before[0])
     assert now != old
     compared = 0
-    for sid, no, text, _, _ in points_before:
+    for sid, _no, text, _, _ in points_before:
         if text.startswith("troel") and sid in {s for s, n, _ in sessions_before if n == "rupelstreek"}:
             players = ["jan", "piet", "mieke", "lotte", "an", "bart", "carla", "dirk"]
             who = [p for p in players if p in text]

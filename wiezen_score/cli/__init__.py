@@ -111,9 +111,9 @@ class WiezenGroup(click.Group):
             check_lang()
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as e:
-            from ..views.safe import safe
-
             import re
+
+            from ..views.safe import safe
 
             message = e.format_message
 

@@ -8,17 +8,15 @@ from typing import BinaryIO
 
 import click
 
-from .common import echo
-
 from ..core.deal import MiserieDeal, impossible_reason, parse_deal
 from ..core.errors import WiezenError
 from ..core.i18n import _
-from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.numbers import fmt, signed
+from ..core.rules import DEFAULT_RULES, HouseRules
 from ..core.scoring import Score, score
 from ..views.calc import _doc
 from ..views.render import table
-from .common import DEAL_ARGS, deal_text, echo_json, rules_from_spec
+from .common import DEAL_ARGS, deal_text, echo, echo_json, rules_from_spec
 from .completion import complete_deal, complete_rules
 
 

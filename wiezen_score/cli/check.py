@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .common import echo
-
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _, ngettext
-from .common import _db
+from .common import _db, echo
 
 
 @click.command()
@@ -54,9 +52,9 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
     with ledger.open_ledger(path, readonly=True) as led:
         if session_id is not None:
             led.session(session_id)  # an unknown session is an error
-        from .common import LazyProgress
-
         import sqlite3
+
+        from .common import LazyProgress
 
         try:
             size = led.entry_count()

@@ -7,14 +7,22 @@ from typing import Any
 
 import click
 
-from .common import echo, SESSION_ID, SafePath
-
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _, ngettext
-from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, SessionRef, output_options, pick_session
 from ..views.formats import FORMATS as FORMATS_REGISTRY
 from ..views.standings import HEADERS, _period, standings_html, standings_json, standings_rows, standings_text
-from .common import _db
+from .common import (
+    DATE_HELP,
+    DATE_PICK_HELP,
+    SESSION_HELP,
+    SESSION_ID,
+    SafePath,
+    SessionRef,
+    _db,
+    echo,
+    output_options,
+    pick_session,
+)
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -205,7 +213,6 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
 
     from .. import ledger
     from ..ledger import exchange
-
     from .common import LazyProgress, new_ledger_note
 
     target = ledger.resolve_path(_db(ctx))

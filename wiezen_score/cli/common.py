@@ -11,9 +11,12 @@ import click
 
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
+
 # re-exported: the commands' options read house rules and files as the table's `rules` line does
-from ..service.rules import looks_like_path as looks_like_path, read_input as read_input
-from ..service.rules import read_text_file as read_text_file, rules_from_spec as rules_from_spec
+from ..service.rules import looks_like_path as looks_like_path
+from ..service.rules import read_input as read_input
+from ..service.rules import read_text_file as read_text_file
+from ..service.rules import rules_from_spec as rules_from_spec
 
 if TYPE_CHECKING:
     from ..core.session import Scored
@@ -149,9 +152,9 @@ def echo_line(text: Any = "", err: bool = False) -> None:
 
 def echo_json(doc: Any) -> None:
     """A JSON document on stdout: unsafe characters in its strings as \\uXXXX escapes (still the same JSON)."""
-    from ..views.safe import safe_json
-
     import json
+
+    from ..views.safe import safe_json
 
     click.echo(safe_json(json.dumps(doc, ensure_ascii=False, indent=2)))
 
@@ -186,7 +189,6 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
     A date picks the session played that day; several that day is an error that lists them.
     """
     from ..core import dates
-
     from ..core.dates import day_text, parse_when
 
     if ref is not None and date is not None:

@@ -136,9 +136,9 @@ def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None
         return decimal(score) if counted else f"({decimal(score)})"
 
     rows = [[d["rank"] if d["rank"] is not None else "", d["player"],
-             *(cell(s, k) for s, k in zip(d["scores"], d["counted"]))] for d in grid["players"]]
+             *(cell(s, k) for s, k in zip(d["scores"], d["counted"], strict=False))] for d in grid["players"]]
     csv_rows = [[d["rank"] if d["rank"] is not None else "", d["player"], *("" if s is None else s for s in d["scores"]),
-                 " ".join(n for n, k in zip(grid["nights"], d["counted"]) if k)] for d in grid["players"]]
+                 " ".join(n for n, k in zip(grid["nights"], d["counted"], strict=False) if k)] for d in grid["players"]]
     output.emit(["#", N_("player"), *(day_text(n) for n in grid["nights"])], rows, {"competition": name, **grid},
                 csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows)
 
@@ -179,8 +179,8 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     """
     from ..core import dates
     from ..core import seating as st
-    from ..core.ranking import rank
     from ..core.dates import parse_when
+    from ..core.ranking import rank
 
     if not final and round_ is None:
         raise WiezenError(_("give the round to seat: --round N (1 is drawn, later rounds go by standing), or --final"))

@@ -126,7 +126,7 @@ def _metavar(cls: type) -> None:
         return translate_metavar(original(self, *args, **kwargs))
 
     make_metavar.__wrapped__ = original  # type: ignore[attr-defined]
-    setattr(cls, "make_metavar", make_metavar)
+    setattr(cls, "make_metavar", make_metavar)  # noqa: B010 (a method set on a class mypy knows as type)
 
 
 def _usage(cls: type) -> None:
@@ -146,7 +146,7 @@ def _usage(cls: type) -> None:
             return [i18n._(p) if p in fixed else p for p in pieces]
 
         collect_usage_pieces.__wrapped__ = original  # type: ignore[attr-defined]
-        setattr(klass, "collect_usage_pieces", collect_usage_pieces)
+        setattr(klass, "collect_usage_pieces", collect_usage_pieces)  # noqa: B010 (a method set on a class mypy knows as type)
 
 
 def _path_names(cls: type) -> None:
@@ -169,5 +169,5 @@ def _path_names(cls: type) -> None:
         finally:
             self.name = name
 
-    setattr(cls, "__init__", __init__)
-    setattr(cls, "convert", converting)
+    setattr(cls, "__init__", __init__)  # noqa: B010 (a method set on a class mypy knows as type)
+    setattr(cls, "convert", converting)  # noqa: B010 (a method set on a class mypy knows as type)

@@ -115,7 +115,8 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     """
     from .. import ledger
     from ..core.night import next_seating
-    from ..ledger.nights import play_round, standing as night_standing, unfinished
+    from ..ledger.nights import play_round, unfinished
+    from ..ledger.nights import standing as night_standing
 
     c = _load(comp_path)
     with ledger.open_ledger(_db(ctx)) as led:

@@ -16,10 +16,11 @@ Two modes, chosen by whether stdin is a terminal:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import click
 
@@ -164,10 +165,8 @@ def _setup_readline(table: Table, history: str | None) -> Callable[[], None]:
         readline.parse_and_bind("tab: complete")
     if not history:
         return lambda: None
-    try:
+    with contextlib.suppress(OSError):
         readline.read_history_file(history)
-    except OSError:
-        pass
     readline.set_history_length(1000)
 
     def save() -> None:
@@ -285,16 +284,13 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
     import sqlite3
 
     from .. import ledger
-
     from ..core.text import decode_utf8
 
     interactive = sys.stdin.isatty()
     stdin = getattr(sys.stdin, "buffer", None) or sys.stdin  # bytes: a line that is not UTF-8 is one bad line
     color = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     failed = 0
-    from .common import new_ledger_note
-
-    from .common import ends_like_ctrl_c
+    from .common import ends_like_ctrl_c, new_ledger_note
 
     # SIGTERM or a closed terminal (SIGHUP) ends the evening's prompt as `quit` does: the ledger is closed and whole
     with ends_like_ctrl_c(), ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:

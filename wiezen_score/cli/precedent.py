@@ -8,14 +8,11 @@ from typing import Any
 
 import click
 
-from .common import echo, echo_line, SESSION_ID, ENTRY_NO, PRECEDENT_ID, COUNT
-
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
-from .common import DATE_HELP, Output, echo_json, output_options
 from ..views.precedent import _CSV_HEADERS, _csv_rows, _entry_line, _penalty_ruling, _source, highlight
+from .common import COUNT, DATE_HELP, ENTRY_NO, PRECEDENT_ID, SESSION_ID, Output, _db, echo, echo_json, echo_line, output_options
 from .completion import complete_player
-from .common import _db
 
 
 def _colour() -> bool:
@@ -70,8 +67,8 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
         wiezen precedent add "Troel met vier azen" --ruling "The fourth ace leads" --tag troel
         wiezen precedent add Renonce in troef --ruling "Penalty, the deal counts" --deal 3 --player jan
     """
-    from ..core import dates
     from .. import ledger
+    from ..core import dates
     from ..ledger import precedents as P
 
     text = P.clean_title(" ".join(title))
@@ -81,11 +78,7 @@ def add(ctx: click.Context, title: tuple[str, ...], ruling: str | None, session_
 
     with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         if day is None:
-            if session_id is not None or entry_no is not None:
-                day = led.session(session_id).date
-            else:
-
-                day = dates.today().isoformat()
+            day = led.session(session_id).date if session_id is not None or entry_no is not None else dates.today().isoformat()
         pid = P.add(led, text, rul, date=day, tags=tags, session_id=session_id, entry_no=entry_no, players=players)
         p = P.get(led, pid)
     if as_json:
@@ -117,9 +110,8 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
         wiezen precedent list --csv > precedents.csv
     """
     from .. import ledger
-    from ..ledger import precedents as P
-
     from ..core.dates import date_text
+    from ..ledger import precedents as P
 
     lo, hi = _when(since), _when(until)
     items: list[Any] = []
@@ -201,10 +193,10 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
         wiezen precedent show 3 --json
     """
     from .. import ledger
-    from ..ledger import precedents as P
     from ..core.dates import date_text
-    from ..core.rules import summary
     from ..core.numbers import plain
+    from ..core.rules import summary
+    from ..ledger import precedents as P
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         p = P.get(led, pid)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .common import echo, SafePath
-
 from ..core.i18n import N_, _
 from ..core.rules import PRESETS, parse_rules, summary
-from .common import Output, echo_json, output_options, read_input, rules_from_spec
+from .common import Output, SafePath, echo, echo_json, output_options, read_input, rules_from_spec
 from .completion import complete_rules
 
 

@@ -6,14 +6,12 @@ from typing import Any
 
 import click
 
-from .common import echo, ENTRY_NO
-
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _, ngettext
 from ..core.numbers import signed
 from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
-from .common import DATE_HELP, DEAL_ARGS, _db, _report, deal_text
+from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, _db, _report, deal_text, echo
 from .completion import complete_deal, complete_player, complete_rules
 
 
@@ -64,13 +62,11 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
         wiezen session start --players an,bert,carla,dirk --tag gesves-2026 --round 2 --table 1
     """
-    from ..core import dates
     from .. import ledger
-
+    from ..core import dates
     from ..core.dates import parse_when
-    from .common import new_ledger_note, rules_from_spec
-
     from ..core.evening import make_plan
+    from .common import new_ledger_note, rules_from_spec
 
     plan = make_plan(deals, rounds, target)
     from ..core.sessionfile import check_number, check_tag

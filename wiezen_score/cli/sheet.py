@@ -7,16 +7,28 @@ from typing import Any
 
 import click
 
-from .common import echo, ENTRY_NO, COUNT, SafePath
-
 from ..core.errors import WiezenError
 from ..core.i18n import N_, NP_, _
 from ..core.numbers import plain
 from ..views.explain import render_explain
 from ..views.sheet import render_sheet, sheet_html, sheet_rows
-from .common import DATE_HELP, DATE_PICK_HELP, SESSION_HELP, Output, SessionRef, echo_json, output_options, pick_session, read_input, text_width
-from .common import _db
-
+from .common import (
+    COUNT,
+    DATE_HELP,
+    DATE_PICK_HELP,
+    ENTRY_NO,
+    SESSION_HELP,
+    Output,
+    SafePath,
+    SessionRef,
+    _db,
+    echo,
+    echo_json,
+    output_options,
+    pick_session,
+    read_input,
+    text_width,
+)
 
 REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
 REPLAY_TAIL = 10  # the rows the summary shows
@@ -92,9 +104,8 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
         wiezen explain 4
     """
     from .. import ledger
-    from ..ledger.documents import explain_doc
-
     from ..core.i18n import english
+    from ..ledger.documents import explain_doc
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         s = pick_session(led, session_id, date_)
@@ -123,9 +134,8 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
         wiezen sessions --since last-week
         wiezen sessions --csv > sessions.csv
     """
-    from ..core import dates
-
     from .. import ledger
+    from ..core import dates
     from ..core.dates import parse_when
 
     today = dates.today()
@@ -187,9 +197,8 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
         wiezen replay --keep-open avond.txt && wiezen deal samen 8 jan+piet 9
         wiezen replay --full seizoen.txt
     """
-    from ..core import dates
-
     from .. import ledger
+    from ..core import dates
     from ..ledger.documents import sheet_doc
     from .common import new_ledger_note, progress, rules_from_spec
 
@@ -225,11 +234,11 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
                 results.append((file, sid, recorded))
         counts = [0 if as_json or full else led.row_count(led.session(sid)) for _f, sid, _r in results]
         docs = [sheet_doc(led, led.session(sid), REPLAY_TAIL if n > REPLAY_ROWS else None)
-                for (_f, sid, _r), n in zip(results, counts)]
+                for (_f, sid, _r), n in zip(results, counts, strict=False)]
     if as_json:
         echo_json(docs if many else docs[0])
         return
-    for i, ((file, sid, recorded), doc, n) in enumerate(zip(results, docs, counts)):
+    for i, ((file, sid, recorded), doc, n) in enumerate(zip(results, docs, counts, strict=False)):
         if i:
             echo()
         if not recorded:

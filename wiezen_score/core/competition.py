@@ -43,8 +43,8 @@ from typing import Any
 
 from .dates import date_text
 from .errors import WiezenError
-from .numbers import grouped, percent
 from .i18n import N_, _, dutch, ngettext
+from .numbers import grouped, percent
 
 TIEBREAKS = {
     "last:K": N_("the total of the last K evenings"),
@@ -190,7 +190,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 1_000_000 for x in pl)):
             raise fail(_("'{key}' must list the points of 1st, 2nd ... place (1 to 6 whole numbers from 0 to "
                          "1,000,000), e.g. {key} = {example}").format(key=key, example=example), key)
-        if any(a < b for a, b in zip(pl, pl[1:])):
+        if any(a < b for a, b in zip(pl, pl[1:], strict=False)):
             raise fail(_("'{key}' must not give a place more than the place before it: {places}").format(key=key, places=pl), key)
         return tuple(pl)
 

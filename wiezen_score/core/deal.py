@@ -11,10 +11,8 @@ open miserie bid over a troel.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from collections.abc import Callable
-
-from typing import Sequence, Union
 
 from .errors import WiezenError
 from .i18n import _
@@ -56,7 +54,7 @@ class MiserieDeal:
         return tuple(p for p, _ in self.plays)
 
 
-Deal = Union[TrickDeal, MiserieDeal]
+Deal = TrickDeal | MiserieDeal
 
 
 class SitsOut(WiezenError):

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import WiezenError
-from .numbers import fmt
 from .i18n import _, ngettext
+from .numbers import fmt
 
 __all__ = ["Plan", "Progress", "parse_plan", "progress"]
 

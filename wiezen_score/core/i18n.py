@@ -21,7 +21,8 @@ back the previous domain and ``$LANGUAGE``.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from gettext import GNUTranslations

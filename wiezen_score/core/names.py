@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .errors import WiezenError
 from .i18n import _
@@ -78,7 +78,7 @@ def check_name(name: str) -> None:
         _("'{name}' mixes {scripts} letters ('{odd}' is {char}): it would look like another name; "
           "write the name in one script").format(
             name=name, scripts=_(" and ").join(sorted(s.title() for s in found)), odd=odd,
-            char=unicodedata.name(odd, "U+%04X" % ord(odd)).title(),
+            char=unicodedata.name(odd, f"U+{ord(odd):04X}").title(),
         )
     )
 

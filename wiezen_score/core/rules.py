@@ -6,9 +6,10 @@ Pure: parsing takes text, never a path. The built-in presets live as TOML files 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import re
-from typing import Any, Mapping, Union
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
@@ -90,7 +91,7 @@ class MiserieContract:
         return True
 
 
-Contract = Union[TrickContract, MiserieContract]
+Contract = TrickContract | MiserieContract
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,13 +6,14 @@ where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence, Union
+from typing import Union
 
 from .deal import Deal, MiserieDeal, TrickDeal
 from .errors import WiezenError
-from .numbers import signed
 from .i18n import _, ngettext
+from .numbers import signed
 from .rules import HouseRules, MiserieContract, TrickContract
 
 if False:  # pragma: no cover - typing only, keeps fractions off the start-up path
@@ -188,7 +189,7 @@ def _trick(
             )
             x = x2
     else:
-        for what, factor, n, all13 in doublings:
+        for _what, factor, n, all13 in doublings:
             x2 = x * factor
             if all13:
                 steps.append(

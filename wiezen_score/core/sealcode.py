@@ -75,7 +75,7 @@ def printed(body: str) -> str:
 def near(body: str, other: str) -> bool:
     """Two seals' twelve characters that differ in at most one place, or by two neighbours swapped: what a
     typo makes of a seal (two different histories' seals differ in about eleven places of twelve)."""
-    diff = [i for i, (a, b) in enumerate(zip(body, other)) if a != b]
+    diff = [i for i, (a, b) in enumerate(zip(body, other, strict=False)) if a != b]
     if len(diff) <= 1:
         return True
     return len(diff) == 2 and diff[1] == diff[0] + 1 and body[diff[0]] == other[diff[1]] and body[diff[1]] == other[diff[0]]

@@ -6,7 +6,8 @@ final table takes the round winners of the night."""
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import WiezenError
 from .i18n import _, ngettext

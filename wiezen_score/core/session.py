@@ -7,8 +7,8 @@ last entry; :func:`fold` replays a whole history (undo, amend and `wiezen check`
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from .deal import Deal, SitsOut, TrickDeal, parse_deal, resolve_player
 from .errors import WiezenError

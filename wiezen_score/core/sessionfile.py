@@ -19,9 +19,8 @@ label, ronde 2 tafel 3, straf jan [rondje], opnieuw delen / herdelen, ongedaan [
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import re
-from typing import Union
+from dataclasses import dataclass
 
 from .errors import WiezenError
 from .i18n import _
@@ -75,7 +74,7 @@ class Amend:
     reason: str = ""
 
 
-Line = Union[Header, EntryInput, Undo, Amend]
+Line = Header | EntryInput | Undo | Amend
 
 #: a rondje pas, as the scorer may write it (also "rondje pas", two words)
 PASS_WORDS = ("pas", "pass", "passen", "rondje-pas")

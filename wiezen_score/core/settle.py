@@ -11,12 +11,13 @@ Amounts are exact: :class:`fractions.Fraction` internally, handed back as ``int`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Union
+from typing import TYPE_CHECKING, Union
 
 from .errors import WiezenError
-from .numbers import fmt
 from .i18n import _
+from .numbers import fmt
 
 if TYPE_CHECKING:  # keeps fractions (and decimal, which it imports) off the start-up path
     from fractions import Fraction
@@ -151,7 +152,7 @@ def settle(totals: Mapping[str, int | float | Fraction], cents: int | None = Non
             break
         debtors, creditors = by_value[value], by_value.get(-value, [])
         k = min(len(debtors), len(creditors))
-        raw.extend((d, c, -value) for d, c in zip(debtors, creditors))
+        raw.extend((d, c, -value) for d, c in zip(debtors, creditors, strict=False))
         rest.extend(debtors[k:])
         rest.extend(creditors[k:])
     rest.extend(n for v, names in by_value.items() if v > 0 and -v not in by_value for n in names)

@@ -6,9 +6,8 @@ Python converts it, so that a line of thousands of digits is one clear error.
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from .errors import WiezenError
 from .i18n import _

@@ -16,13 +16,19 @@ club's reads (standings, competitions, export, checks). No caller outside the le
 
 
 from .connection import APP_ID, BUSY_TIMEOUT_MS, _connect, checkpoint, db_error, flush_journal
+from .migrations import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
 from .paths import check_ledger_path, default_path, existing_db_path, migration_backups, remove_ledger_files, resolve_path
 from .rows import EntryRow, SessionInfo, _num, _rules_cache, new_uid, now, stored_input
-from .migrations import MIGRATION_NAMES, SCHEMA_VERSION, _migration_list, _migrations
 from .sessions import CHOSEN_TABLE
 from .sql import _statements, append_only
 from .store import (
-    Ledger, added_rules, check_player_names, file_hash, open_ledger, peek_open_session, rules_lookup,
+    Ledger,
+    added_rules,
+    check_player_names,
+    file_hash,
+    open_ledger,
+    peek_open_session,
+    rules_lookup,
     session_setup,
 )
 

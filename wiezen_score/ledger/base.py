@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import datetime
-from typing import Iterator
 
 from ..core.errors import WiezenError
 from ..core.i18n import _, ngettext
@@ -64,7 +64,7 @@ class LedgerBase:
             tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
             if tables and app != APP_ID:
                 raise WiezenError(_("'{path}' is an SQLite database, but not a wiezen ledger").format(path=self.path))
-        if self.readonly and 0 < version:
+        if self.readonly and version > 0:
             # a reading command on a ledger of an older wiezen: upgrade it (backup first), then read
             self.conn.close()
             try:
@@ -80,10 +80,8 @@ class LedgerBase:
         self._migrate(version, existed)
 
     def _migrate(self, version: int, existed: bool) -> None:
-        try:
+        with suppress(sqlite3.OperationalError):  # another process holds it; it is already WAL or will be
             self.conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError:
-            pass  # another process holds it; it is already WAL or will be
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -150,10 +148,8 @@ class LedgerBase:
                 dst.close()
         except BaseException:
             for suffix in ("", "-journal", "-wal", "-shm"):
-                try:
+                with suppress(OSError):
                     os.remove(target + suffix)
-                except OSError:
-                    pass
             raise
 
     def backup(self, target: str, force: bool = False) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Sequence
+from collections.abc import Sequence
 
 from .rows import _ENTRY_ROW, _MAX_ROWID, _POINTS_ROW, NewEntry, _entry_values, _points_values, insert_entry
 
@@ -19,6 +19,6 @@ def insert_entries(conn: sqlite3.Connection, es: Sequence[NewEntry]) -> list[int
     if len(es) == 1 or top + len(es) >= _MAX_ROWID:  # (at the largest row id SQLite picks them at random)
         return [insert_entry(conn, e) for e in es]
     ids = list(range(top + 1, top + 1 + len(es)))
-    conn.executemany(_ENTRY_ROW, [_entry_values(i, e) for i, e in zip(ids, es)])
-    conn.executemany(_POINTS_ROW, [row for i, e in zip(ids, es) for row in _points_values(i, e)])
+    conn.executemany(_ENTRY_ROW, [_entry_values(i, e) for i, e in zip(ids, es, strict=False)])
+    conn.executemany(_POINTS_ROW, [row for i, e in zip(ids, es, strict=False) for row in _points_values(i, e)])
     return ids

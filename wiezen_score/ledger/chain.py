@@ -25,14 +25,14 @@ tool itself inserts, so a row slipped in with another program never gets a link.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
-from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
-from .rows import insert_seal
 from ..core.i18n import _
 from .facts import GENESIS as GENESIS
 from .facts import Facts, link_hash, session_hash
+from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
+from .rows import insert_seal
 
 KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
 SESSION_KINDS = ("session", "entry", "void", "seal")

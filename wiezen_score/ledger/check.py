@@ -19,14 +19,15 @@ Reads the database with plain SQL (it must not trust the data it checks, so it d
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
-from ..core.numbers import signed
-from .rows import COUNTS
-from .migrations import SCHEMA_VERSION
 from ..core.i18n import _
+from ..core.numbers import signed
+from .migrations import SCHEMA_VERSION
+from .rows import COUNTS
 
 if TYPE_CHECKING:
     from ..core.rules import HouseRules
@@ -475,7 +476,7 @@ def _rescore_voided(
         points.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = float(v)
         if taker:
             takers.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = bool(made)
-    for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason) in conn.execute(
+    for (eid, no, kind, text, _contract, dealer, mult, offender_id, round_, deal_no, reason) in conn.execute(
         "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
         "e.reason FROM entries e JOIN voids v ON v.entry_id = e.id WHERE e.session_id = ? ORDER BY e.no, e.id",
         (sid,),

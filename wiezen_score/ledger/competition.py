@@ -8,8 +8,8 @@ import sqlite3
 from typing import Any
 
 from ..core.competition import Competition
-from ..core.ranking import PairRow, TableRow
 from ..core.errors import WiezenError
+from ..core.ranking import PairRow, TableRow
 
 
 def _where(c: Competition, night: str | None = None, before: tuple[str, int] | None = None) -> tuple[str, list[Any]]:

@@ -115,7 +115,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     steps: list[str] = []
     running: dict[str, Any] = {p: 0 for p in s.players}
     before = after = None
-    for r, sc in zip(current, result.scored):
+    for r, sc in zip(current, result.scored, strict=False):
         if r.no == no:
             steps = list(sc.explanation)
             before = dict(running)
@@ -125,7 +125,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
             after = dict(running)
     if before is None:  # a voided entry: it changed nothing; the totals of what counted before it
         before = {p: 0 for p in s.players}
-        for r, sc in zip(current, result.scored):
+        for r, sc in zip(current, result.scored, strict=False):
             if r.no < no:
                 for p, v in sc.points.items():
                     before[p] += v

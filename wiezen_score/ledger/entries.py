@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import date as Date
-from typing import Callable, Sequence
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -80,7 +80,7 @@ class Entries(Sessions):
         ``halves``: the points rows of entries scored before, by ``id(scored)``: a replay scores a line once
         and records it many times)."""
         if ids is None:
-            ids = dict(zip(s.players, s.player_ids))
+            ids = dict(zip(s.players, s.player_ids, strict=False))
         if halves is not None:
             got = halves.get(id(sc))
             if got is None or got[0] is not sc:
@@ -188,7 +188,7 @@ class Entries(Sessions):
             result = fold(inputs, s.rules, s.players, s.first_dealer)
             new_id: int | None = None
             rescored: list[int] = []
-            for r, sc in zip(rows, result.scored):
+            for r, sc in zip(rows, result.scored, strict=False):
                 if r.no == no:
                     new_id = self._insert(s, no, sc, replaces=r.id)
                     self._void(r.id, "amend", new_id, reason)
@@ -201,7 +201,7 @@ class Entries(Sessions):
 
     def entries(self, s: SessionInfo, since_no: int = 0) -> list[EntryRow]:
         """Every entry of the session (voided ones too), in sheet order."""
-        names = dict(zip(s.player_ids, s.players))
+        names = dict(zip(s.player_ids, s.players, strict=False))
         pts: dict[int, dict[str, float]] = {}
         tk: dict[int, dict[str, bool]] = {}
         for eid, pid, v, taker, made in self.conn.execute(
@@ -263,7 +263,7 @@ class Entries(Sessions):
         rnd: int | None = None
         tno: int | None = None
         body_start = 0
-        for i, (no, item) in enumerate(lines):
+        for i, (_no, item) in enumerate(lines):
             if not isinstance(item, Header):
                 break
             body_start = i + 1
@@ -298,11 +298,11 @@ class Entries(Sessions):
             f = MemoFold(rules, s.players, TableState(s.first_dealer, 1))
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             batch: list[tuple[int, NewEntry]] = []  # entries not written yet (written together, in order)
-            pids = dict(zip(s.players, s.player_ids))
+            pids = dict(zip(s.players, s.player_ids, strict=False))
             halves: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] = {}
 
             def flush() -> None:
-                for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch])):
+                for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch]), strict=False):
                     ids[no] = eid
                 batch.clear()
 

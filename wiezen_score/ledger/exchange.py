@@ -11,19 +11,27 @@ here; it never changes or removes anything that is already recorded.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypedDict
+from typing import Any, Protocol, TypedDict
 
 from ..core.errors import WiezenError
-from .rows import (
-    COUNTS, NewEntry, end_session_row, half_points, insert_precedent, insert_precedent_version,
-    insert_seal, insert_session, insert_void,
-)
-from .bulk import insert_entries
 from ..core.i18n import _, ngettext
+from .bulk import insert_entries
 from .export import EXPORT_FORMAT, EXPORT_VERSION, _session_cols, _session_doc, export_doc, has_table, import_source, write_export
 from .import_check import _ENTRY_FIELDS, check_precedent, check_session, validate_header
+from .rows import (
+    COUNTS,
+    NewEntry,
+    end_session_row,
+    half_points,
+    insert_precedent,
+    insert_precedent_version,
+    insert_seal,
+    insert_session,
+    insert_void,
+)
 
 __all__ = [
     "EXPORT_FORMAT", "EXPORT_VERSION", "ImportReport", "check_session", "export_doc", "import_doc", "import_source",
@@ -181,7 +189,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                         continue
                     if _norm_entry(mine) != _norm_entry(e):
                         a, b = _norm_entry(mine), _norm_entry(e)
-                        fields = [k for k, x, y in zip(_ENTRY_FIELDS, a, b) if x != y]
+                        fields = [k for k, x, y in zip(_ENTRY_FIELDS, a, b, strict=False) if x != y]
                         conflicts.append(
                             _('{session}, entry {no} ({uid}) is here with another {fields}').format(session=_session_label(local), no=mine['no'], uid=e['uid'][:8], fields=', '.join(fields))
                         )
@@ -254,8 +262,8 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
 def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[str, Any], Any]]) -> list[str]:
     """The seals the file carries must be the seals of the history as recorded here: the chain fits."""
     from .chain import sync
-    from .seals import normalize_code, seals
     from .rows import now
+    from .seals import normalize_code, seals
 
     sync(conn, now())  # link what this import recorded, so that the seals are computed
     out = []
@@ -338,7 +346,7 @@ def _add_entries(
     batch: list[NewEntry] = []  # entries not written yet: written together, in order, before the next void or seal
 
     def flush() -> None:
-        for ne, eid in zip(batch, insert_entries(conn, batch)):
+        for ne, eid in zip(batch, insert_entries(conn, batch), strict=False):
             local_id[ne.uid] = eid
         batch.clear()
 
@@ -364,7 +372,7 @@ def _add_entries(
                 conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
                 return
             tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
-            rows = points_rows[key] = tuple((seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(pts, halves))
+            rows = points_rows[key] = tuple((seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(pts, halves, strict=False))
         batch.append(NewEntry(
             uid=e["uid"], session_id=sid, no=e["no"], kind=e["kind"], text=e["text"], contract=e["contract"],
             dealer=e["dealer"], multiplier=e["multiplier"],

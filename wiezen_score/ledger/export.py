@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from collections.abc import Iterator
-from typing import Any, Callable, Sequence, TextIO, TypedDict
+from typing import Any, TextIO, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from .standings import _num
+
 
 class ExportVoid(TypedDict):
     action: str  # "undo" or "amend"

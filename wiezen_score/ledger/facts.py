@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 GENESIS = "wiezen-chain-1"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import glob
 import os
-from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
@@ -76,10 +76,8 @@ def refuse_target(target: str, ledger_path: str | None, force: bool, what: str, 
 
 def _remove(path: str) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
-        try:
+        with suppress(OSError):
             os.remove(path + suffix)
-        except OSError:
-            pass
 
 
 def _alive(pid: int) -> bool:
@@ -139,7 +137,5 @@ def atomic_file(target: str, what: str = "file") -> Iterator[str]:
         raise
     finally:
         for suffix in ("-journal", "-wal", "-shm"):
-            try:
+            with suppress(OSError):
                 os.remove(tmp + suffix)
-            except OSError:
-                pass

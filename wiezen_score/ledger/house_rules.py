@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..core.i18n import _
-from .rows import insert_house_rules
 from .entries import Entries
+from .rows import insert_house_rules
 
 
 class HouseRules(Entries):

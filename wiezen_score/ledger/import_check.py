@@ -7,8 +7,8 @@ made only for the problem found).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -95,7 +95,7 @@ def _check_entry(e: Any, j: int, w: str, n: int, seated: Mapping[str, str], seen
     20,000-entry file is checked entry by entry)."""
     if not isinstance(e, dict):
         raise _bad(f"{w}, entries[{j}]", _("must be an object"))
-    if not _ENTRY_KEYS <= e.keys():
+    if not e.keys() >= _ENTRY_KEYS:
         missing = [k for k in ("uid", *_ENTRY_FIELDS, "void") if k not in e]
         raise _bad(f"{w}, entries[{j}]", _('lacks {missing}').format(missing=', '.join(missing)))
     uid = e["uid"]
@@ -182,9 +182,9 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         seen_sessions.add(s["uid"])
         w = _("session {uid}").format(uid=s["uid"])
         for k in ("name", "date", "rules_name", "rules_toml", "started_at"):
-            _need(isinstance(s[k], str), w, lambda: _('"{k}" must be text').format(k=k))
+            _need(isinstance(s[k], str), w, lambda: _('"{k}" must be text').format(k=k))  # noqa: B023 (called at once)
         for k in ("ended_at", "source_hash"):
-            _need(_opt_str(s[k]), w, lambda: _('"{k}" must be text or null').format(k=k))
+            _need(_opt_str(s[k]), w, lambda: _('"{k}" must be text or null').format(k=k))  # noqa: B023 (called at once)
         if s.get("plan") is not None:
             from ..core.evening import parse_plan
 
@@ -193,12 +193,12 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
                 parse_plan(s["plan"])
             except WiezenError as err:
                 raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
-        from ..core.sessionfile import TAG_RE, MAX_ROUND
+        from ..core.sessionfile import MAX_ROUND, TAG_RE
 
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
               lambda: _('"tag" must be one word (letters, digits, -, ., _) or null'))
         for k in ("round", "table"):
-            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))
+            _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))  # noqa: B023
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, lambda: _('bad date {date}').format(date=repr(s['date'])))
             _rules_cache(s["rules_toml"], s["rules_name"])
@@ -231,7 +231,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
               lambda: _("the seals must be numbered 1, 2, 3 ... in order"))
         _need(not seals or s["ended_at"] is not None, w, lambda: _("an open session cannot carry a seal"))
         _need(not seals or seals[0]["sealed_at"] == s["ended_at"], w, lambda: _("its first seal is not at its end"))
-        for j, e in enumerate(s["entries"]):
+        for _j, e in enumerate(s["entries"]):
             v = e["void"]
             if v is not None and v["by"] is not None:
                 _need(v["by"] in uids_here, _("{session}, entry {uid}").format(session=w, uid=e["uid"]), lambda: _("voided by an entry that is not in its session"))

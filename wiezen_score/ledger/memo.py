@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ..core.rules import HouseRules
 from ..core.session import EntryInput, Fold, Scored, TableState, active_players, after_deal

@@ -6,7 +6,8 @@ imports the migration functions only (schema, precedents, standings), never the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

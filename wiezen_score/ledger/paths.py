@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 
@@ -77,10 +78,8 @@ def migration_backups(path: str) -> list[str]:
 def remove_ledger_files(path: str) -> None:
     """Remove a ledger this command itself created (and its journal files): for a refused first import."""
     for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
+        with contextlib.suppress(OSError):
             os.remove(path + suffix)
-        except OSError:
-            pass
 
 
 def existing_db_path(opt: str | None) -> str | None:

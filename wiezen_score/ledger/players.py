@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
-from .rows import insert_player
 from .base import LedgerBase
+from .rows import insert_player
 
 
 class Players(LedgerBase):

@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import WiezenError
+from ..core.i18n import N_, _
 from ..core.safe import HL_END, HL_START
 from .sql import append_only
-from ..core.i18n import N_, _
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -470,8 +471,8 @@ def rules_changed(led: PrecedentLedger, name: str, old: str, new: str, reason: s
 
     None when the values are the same (only comments or layout changed).
     """
-    from ..core.rules import parse_rules
     from ..core.rulediff import diff_rules
+    from ..core.rules import parse_rules
 
     new_rules = parse_rules(new, _("house rules '{name}'").format(name=name))
     try:

@@ -6,15 +6,16 @@ that the command line and the server never touch a connection (and the modules l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .base import LedgerBase
 
 if TYPE_CHECKING:
     from ..core.competition import Competition
     from ..core.ranking import PairRow, TableRow
-    from .seals import SealResult
     from .check import CheckResult
+    from .seals import SealResult
 
 Progress = Callable[[int, int], None]
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
+from ..core.i18n import _
 from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
 from ..core.session import EntryInput
-from ..core.i18n import _
 
 _NOW: list[Any] = [None, ""]  # the last second asked for, and its text
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from ..core.i18n import _
 
+from ..core.i18n import _
 from .sql import _statements, append_only
 
 if TYPE_CHECKING:

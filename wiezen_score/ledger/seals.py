@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..core.i18n import _
 from .facts import GENESIS, Facts, session_hash
 
+
 def seal_code(shash: str) -> str:
     """The seal of a session hash: its first 60 bits as 12 characters and a check character, e.g.
     ``7KQ2-M9XD-4TPA-R`` (core/sealcode.py)."""
@@ -106,7 +107,7 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
             "SELECT seq, kind, rid, sub FROM chain WHERE session_id = ? ORDER BY seq", (sid,)
         ).fetchall()
         head = GENESIS
-        for i, (seq, kind, rid, sub) in enumerate(links):
+        for i, (_seq, kind, rid, sub) in enumerate(links):
             got = facts.content(kind, rid, sub)
             if got is None:
                 break

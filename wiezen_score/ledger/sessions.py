@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextvars import ContextVar
 from datetime import date as Date
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.rules import HouseRules
 from ..core.scoring import Points
-from .rows import COUNTS, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now
 from .players import Players
+from .rows import COUNTS, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now
 
 if TYPE_CHECKING:
     from .seals import Seal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from ..core.numbers import fmt, plain
 from ..core.i18n import _
+from ..core.numbers import fmt, plain
 from .rows import COUNTS
 
 if TYPE_CHECKING:
@@ -61,13 +61,13 @@ END;
 
 # The same figures straight from entry_points of the entries that count (no row in voids), per session and
 # player; ``{sessions}`` is a query giving the sessions' ids.
-_REFERENCE = """
+_REFERENCE = f"""
 SELECT e.session_id AS session_id, ep.player_id AS player_id, total(ep.points) AS points,
        sum(e.kind = 'deal') AS deals, sum(e.kind = 'deal' AND ep.taker = 1) AS taken,
        sum(e.kind = 'deal' AND ep.taker = 1 AND ep.made = 1) AS made
 FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
-WHERE e.session_id IN ({sessions}) AND %s
-GROUP BY e.session_id, ep.player_id""" % COUNTS
+WHERE e.session_id IN ({{sessions}}) AND {COUNTS}
+GROUP BY e.session_id, ep.player_id"""
 
 # Every seat of the selected sessions (a player at the table who has no entry yet has an evening of 0).
 _EVENINGS = """
@@ -167,7 +167,7 @@ def standings(
     rows = conn.execute(q, {"since": since, "until": until}).fetchall()
     out = []
     for r in rows:
-        d = dict(zip(STANDINGS_COLUMNS, r))
+        d = dict(zip(STANDINGS_COLUMNS, r, strict=False))
         for k in ("points", "best", "worst", "average"):
             d[k] = _num(d[k])
         out.append(d)

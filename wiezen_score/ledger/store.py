@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from ..core.errors import WiezenError
 from ..core.i18n import _

@@ -13,7 +13,7 @@ end): the same line again with ``confirm=True`` and the question's ``expect`` do
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
@@ -86,7 +86,7 @@ class SheetView:
     heading: bool
 
 
-Part = Union[Note, SheetView]
+Part = Note | SheetView
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.rules import HouseRules
 from ..core.numbers import plain
+from ..core.rules import HouseRules
 from ..core.scoring import Score
 
 

@@ -105,7 +105,7 @@ def competition_html(heading: str, description: str, ranking: list[dict[str, Any
         sections.append((_("Honours"), _honours_lines(hon)))
     rows = [_row(d, unit, tb) for d in ranking]
     if moves:
-        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranking)]
+        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranking, strict=False)]
     return html_page(heading, hdr, rows, series,
                      subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
                      chart_heading=_("Score over the night") if day else _("Score over the season"),

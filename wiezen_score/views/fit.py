@@ -78,7 +78,7 @@ def plain_table(rows: Sequence[Sequence[str]], headers: Sequence[str], right: Se
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
+        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=False)).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
     out = [line(headers), rule]
@@ -154,14 +154,14 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
     widths += [max([len(headers[4 + i]), *(len(c[4][i]) for c in fixed)]) for i in range(len(players))]
     room = width - (sum(widths) + 2 * (len(widths) - 1))
     texts = []
-    for n, d, e, m, vals in cells:
+    for _n, _d, e, _m, _vals in cells:
         text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         texts.append(_("~{entry}~ voided").format(entry=text) if e["voided"] else text)
     needed = max([len(_("totals")), *(len(shorten_text(t, names, 10**6)) for t in texts)])
     if room < (min(needed, 24) if want_room else _MIN_ENTRY):
         return None
     table_rows = []
-    for (n, d, e, m, vals), text in zip(cells, texts):
+    for (n, d, _e, m, vals), text in zip(cells, texts, strict=True):
         table_rows.append([n, d, shorten_text(text, names, room), m, *vals])
     table_rows.append(["", "", _("totals"), "", *totals])
     out = plain_table(table_rows, headers, [True, False, False, False, *([True] * len(players))],

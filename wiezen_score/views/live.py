@@ -101,9 +101,9 @@ def _chart(doc: SheetDoc) -> str:
         out.append(f'<line class="{cls}" x1="{left}" y1="{y}" x2="{W - right}" y2="{y}"/>')
         out.append(f'<text class="tick" x="{left - 4}" y="{y}" dy="3.5" text-anchor="end">{_e(decimal(v))}</text>')
         k += 1
-    out.append(('<text class="tick" x="' + str(left) + '" y="' + str(H - 3) + '">' + _e(_("start")) + '</text>'))
+    out.append('<text class="tick" x="' + str(left) + '" y="' + str(H - 3) + '">' + _e(_("start")) + '</text>')
     if n > 1:
-        out.append(('<text class="tick" x="' + str(W - right) + '" y="' + str(H - 3) + '" text-anchor="end">' + _e(_("entry {no}").format(no=n - 1)) + '</text>'))
+        out.append('<text class="tick" x="' + str(W - right) + '" y="' + str(H - 3) + '" text-anchor="end">' + _e(_("entry {no}").format(no=n - 1)) + '</text>')
     for i, p in enumerate(players):
         pts = " ".join(f"{f(X(j))},{f(Y(v))}" for j, v in enumerate(series[p]))
         if n > 1:
@@ -152,7 +152,7 @@ def _recent(doc: SheetDoc) -> str:
         else:
             body = ('<span class="tag">' + _e(_("no points")) + '</span>')
         items.append(
-            ('<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>')
+            '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
         )
     return f'<ol class="recent">{"".join(items)}</ol>'
 
@@ -178,7 +178,7 @@ def _full_table(doc: SheetDoc) -> str:
         rows.append(f"<tr{cls}><td>{e['no']}</td><td>{_e(_entry_text(e))}</td><td>{mult}</td>{cells}</tr>")
     body = "".join(rows) or ('<tr><td colspan="' + str(3 + len(players)) + '">' + _e(_("No deals yet.")) + '</td></tr>')
     return (
-        ('<table class="full"><thead><tr><th>#</th><th>' + _e(_("entry")) + '</th><th>x</th>' + str(head) + '</tr></thead><tbody>' + str(body) + '</tbody></table>')
+        '<table class="full"><thead><tr><th>#</th><th>' + _e(_("entry")) + '</th><th>x</th>' + str(head) + '</tr></thead><tbody>' + str(body) + '</tbody></table>'
     )
 
 
@@ -195,16 +195,16 @@ def sheet_fragment(doc: SheetDoc) -> str:
         tags = []
         if s["open"] and p == doc["dealer"]:
             # the tag is the verb of "{player} deals" ("deals" alone is also a count of deals: another word in Dutch)
-            tags.append(('<span class="tag deals">' + _e(_("{player} deals").format(player="").strip()) + '</span>'))
+            tags.append('<span class="tag deals">' + _e(_("{player} deals").format(player="").strip()) + '</span>')
         if s["open"] and p in doc["sitting_out"]:
-            tags.append(('<span class="tag out">' + _e(_("sits out")) + '</span>'))
+            tags.append('<span class="tag out">' + _e(_("sits out")) + '</span>')
         lead = " lead" if v == best and best > 0 else ""
         cards.append(
             f'<li class="card c{i % _COLOURS}{lead}" data-player="{_e(p)}"><span class="name">{_e(p)}</span>'
             f'<span class="total {_sign_class(v)}">{_e(signed(v))}</span>{"".join(tags)}</li>'
         )
     parts = [
-        (('<header class="top"><h1>' + _e(s["name"] or _("Session {id}").format(id=s["id"])) + '</h1><p class="meta">' + " · ".join(_e(m) for m in meta) + '</p></header>')),
+        ('<header class="top"><h1>' + _e(s["name"] or _("Session {id}").format(id=s["id"])) + '</h1><p class="meta">' + " · ".join(_e(m) for m in meta) + '</p></header>'),
         ('<ul class="totals" aria-label="' + _e(_("Totals")) + '">' + "".join(cards) + '</ul>'),
     ]
     if s["open"]:
@@ -213,16 +213,16 @@ def sheet_fragment(doc: SheetDoc) -> str:
             parts.append('<p class="double">' + _e(_("The next deal counts {factor}")).format(
                 factor=f'<b>×{doc["pending_multiplier"]}</b>') + "</p>")
     else:
-        parts.append(('<p class="next">' + _e(_("This evening has ended.")) + '</p>'))
+        parts.append('<p class="next">' + _e(_("This evening has ended.")) + '</p>')
     owed = {p: n for p, n in doc.get("rounds_owed", {}).items() if n}
     if owed:
         parts.append(
             '<p class="owed">' + _e(_("Rounds owed: {owed}")).format(owed=", ".join(f"{_e(p)} {n}" for p, n in owed.items()))
             + "</p>"
         )
-    parts.append(('<section class="evening"><h2>' + _e(_("The evening")) + '</h2>' + str(_chart(doc)) + '</section>'))
-    parts.append(('<section class="last"><h2>' + _e(_("Last deals")) + '</h2>' + str(_recent(doc)) + '</section>'))
-    parts.append(('<section class="sheet"><h2>' + _e(_("The sheet")) + '</h2>' + str(_full_table(doc)) + '</section>'))
+    parts.append('<section class="evening"><h2>' + _e(_("The evening")) + '</h2>' + str(_chart(doc)) + '</section>')
+    parts.append('<section class="last"><h2>' + _e(_("Last deals")) + '</h2>' + str(_recent(doc)) + '</section>')
+    parts.append('<section class="sheet"><h2>' + _e(_("The sheet")) + '</h2>' + str(_full_table(doc)) + '</section>')
     return "".join(parts)
 
 
@@ -474,5 +474,5 @@ def live_page(
         if confirm is not None:
             form += _confirm_form(scorer_action, nonce, *confirm)
     return (
-        ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n')
+        '<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n'
     )

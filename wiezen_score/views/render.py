@@ -6,7 +6,8 @@ chart, no JavaScript and no reference to anything outside itself, so it can be m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.i18n import _, language
 from ..core.numbers import decimal
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["csv_safe", "html_page", "sparkline", "to_csv"]
 
-Cell = Union[str, int, float]
+Cell = str | int | float
 
 # A spreadsheet runs a cell as a formula when its text starts with one of these (OWASP "CSV injection"), and
 # some also when it starts with the full-width forms or after leading white space.
@@ -57,9 +58,8 @@ def csv_safe(value: object) -> Cell:
     text = value if isinstance(value, str) else str(value)
     # control and escape characters as visible escapes (views/safe.py): a cell is one line of plain text
     first = text.lstrip(" \u00a0\u3000")[:1]
-    if first and first in _FORMULA_START or text[:1] in _FORMULA_START:
-        if not _is_plain_number(text):
-            return "'" + safe(text)
+    if (first and first in _FORMULA_START or text[:1] in _FORMULA_START) and not _is_plain_number(text):
+        return "'" + safe(text)
     return safe(text)
 
 
@@ -267,7 +267,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
     # axes
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#555555" stroke-width="1"/>')
     out.append(
-        ('<text x="16" y="' + _f(top + ph / 2) + '" transform="rotate(-90 16 ' + _f(top + ph / 2) + ')" text-anchor="middle" font-size="12" fill="#555555">' + _esc(_("points")) + '</text>')
+        '<text x="16" y="' + _f(top + ph / 2) + '" transform="rotate(-90 16 ' + _f(top + ph / 2) + ')" text-anchor="middle" font-size="12" fill="#555555">' + _esc(_("points")) + '</text>'
     )
     # x labels: as many as fit, evenly spaced, counted back from the latest
     if labels:
@@ -281,7 +281,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
             )
     else:
         out.append(
-            ('<text x="' + _f(left + pw / 2) + '" y="' + _f(top + ph / 2 - 14) + '" text-anchor="middle" font-size="15" fill="#888888">' + _esc(_("No sessions to chart")) + '</text>')
+            '<text x="' + _f(left + pw / 2) + '" y="' + _f(top + ph / 2 - 14) + '" text-anchor="middle" font-size="15" fill="#888888">' + _esc(_("No sessions to chart")) + '</text>'
         )
     # one line per player
     legend: list[str] = []
@@ -326,7 +326,7 @@ def html_page(
     title: str,
     headers: list[str],
     rows: list[list[Any]],
-    series: Mapping[str, Sequence[tuple[str, Union[int, float, "Fraction"]]]],
+    series: Mapping[str, Sequence[tuple[str, int | float | Fraction]]],
     subtitle: str = "",
     chart_heading: str = "",  # default: "Points over the season"
     footer: str = "",
@@ -348,7 +348,7 @@ def html_page(
     for row in rows:
         body_rows.append("<tr>" + "".join(_cell(c, signed[i]) for i, c in enumerate(row)) + "</tr>")
     if not rows:
-        body_rows.append(('<tr><td colspan="' + str(max(1, len(headers))) + '">' + _esc(_("Nothing to show.")) + '</td></tr>'))
+        body_rows.append('<tr><td colspan="' + str(max(1, len(headers))) + '">' + _esc(_("Nothing to show.")) + '</td></tr>')
     t = _esc(title)
     chart_heading = chart_heading or _("Points over the season")
     return "\n".join(

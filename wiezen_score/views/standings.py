@@ -40,7 +40,7 @@ def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
     return [
         [rank, d["player"], d["points"], d["evenings"], d["sessions"], d["deals"], d["taken"], d["made"],
          d["success_rate"], d["best"], d["worst"], _avg(d["average"])]
-        for rank, d in zip(ranks(items), items)
+        for rank, d in zip(ranks(items), items, strict=False)
     ]  # fmt: skip
 
 
@@ -55,7 +55,7 @@ STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), NP_("column", "
 
 def standings_json(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The `standings --json` document: each player's figures with his rank (average rounded to 2 decimals)."""
-    return [{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items)]
+    return [{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items, strict=False)]
 
 
 def standings_html(items: list[dict[str, Any]], series: dict[str, list[tuple[str, Any]]], period: str,
@@ -82,7 +82,7 @@ def standings_text(items: list[dict[str, Any]], series: dict[str, list[tuple[str
         [rank, _md(d["player"]) if markdown else d["player"], num(d["points"]), d["evenings"],
          d["deals"], d["taken"], d["made"], _pct(d["success_rate"]), num(d["best"]), num(d["worst"]),
          num(_avg(d["average"])), sparkline([v for _, v in series.get(d["player"], [])])]
-        for rank, d in zip(ranks(items), items)
+        for rank, d in zip(ranks(items), items, strict=False)
     ]  # fmt: skip
     headers = ["#", *(column(h) for h in STANDINGS_COLUMNS)]
     align = ("right", "left") + ("right",) * 9 + ("left",)

@@ -7,6 +7,7 @@ once) and renders the sheet once per change; every browser is sent that one rend
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -110,8 +111,6 @@ class LiveSheet:
 def _close(led: Ledger | None, watch: Watch | None) -> tuple[None, None]:
     for thing in (watch, led):
         if thing is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 thing.close()
-            except sqlite3.Error:
-                pass
     return None, None

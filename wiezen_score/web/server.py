@@ -18,9 +18,9 @@ import secrets
 import socket
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from collections.abc import Callable
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..core.errors import WiezenError
@@ -499,8 +499,5 @@ def lan_addresses() -> list[str]:
 
 
 def urls_for(host: str, port: int) -> list[str]:
-    if host in ("0.0.0.0", "", "::"):
-        hosts = lan_addresses() or ["127.0.0.1"]
-    else:
-        hosts = [host]
+    hosts = lan_addresses() or ["127.0.0.1"] if host in ("0.0.0.0", "", "::") else [host]
     return [f"http://{'[' + h + ']' if ':' in h else h}:{port}/" for h in hosts]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 
 from ..errors import WiezenError
@@ -50,6 +50,6 @@ def comments_shown(text: str) -> str:
     return "\n".join(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_preset(name: str) -> HouseRules:
     return parse_rules(preset_text(name), f"preset '{name}'")
