@@ -104,3 +104,11 @@ def test_a_table_opened_after_the_start_gets_its_link(night):
         assert url, line
         assert post(url.group(1), "samen 8 kris+lien 9")["ok"]
     assert [e["text"] for e in sheet(night, "--table", "3")["entries"]] == ["samen 8 kris+lien 9"]
+
+
+def test_a_tables_page_says_which_table_and_round_it_shows(night):
+    with serving(night) as srv:
+        page = srv.get("/t/2")[2].decode()
+        assert "table 2" in page and "round 1" in page
+        doc = json.loads(srv.get("/t/2/sheet.json")[2])
+        assert (doc["session"]["table"], doc["session"]["round"]) == (2, 1)

@@ -39,7 +39,9 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     return {
         "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
                     "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
-                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals]},
+                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
+                    **({"table": s.table} if s.table is not None else {}),
+                    **({"round": s.round} if s.round is not None else {})},
         "entries": [
             {
                 "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,

@@ -188,7 +188,10 @@ def sheet_fragment(doc: SheetDoc) -> str:
     players = list(s["players"])
     totals = doc["totals"]
     best = max((totals.get(p, 0) for p in players), default=0)
-    meta = [date_text(s["date"]), s["rules"], _("session {id}").format(id=s["id"])] + ([] if s["open"] else [_("ended")])
+    where = ([_("table {table}").format(table=s["table"])] if s.get("table") else []) + (
+        [_("round {round}").format(round=s["round"])] if s.get("round") else [])  # a club night: which table it shows
+    meta = [*where, date_text(s["date"]), s["rules"], _("session {id}").format(id=s["id"])] + (
+        [] if s["open"] else [_("ended")])
     cards = []
     for i, p in enumerate(players):
         v = totals.get(p, 0)
