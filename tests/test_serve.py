@@ -269,3 +269,14 @@ def test_only_its_own_host_names_and_no_other_sites_form(db):
         status, _, body = srv.post(srv.scorer + "/entry", form("pass"), {**JSON, "Origin": srv.url.rstrip("/")})
         assert status == 200 and json.loads(body)["ok"]  # the page's own origin
     assert len(dump_record(db)) > len(before)  # the one from its own page, and only that
+
+
+def test_refusals_come_as_json_when_the_page_asks_for_json(db):
+    with serving(db) as srv:
+        base = srv.url.rstrip("/")
+        status, headers, body = request(f"{base}/s/not-the-token/entry", data=form("entry", "pas"), headers=JSON)
+        assert status == 403 and headers["Content-Type"].startswith("application/json")
+        assert json.loads(body) == {"ok": False, "error": "forbidden: only the scorer's link can record (nothing was written)"}
+        status, headers, body = request(f"{base}/s/not-the-token/entry", data=form("entry", "pas"),
+                                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 403 and headers["Content-Type"].startswith("text/plain")

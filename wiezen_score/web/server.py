@@ -168,7 +168,12 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(doc, ensure_ascii=False), "application/json")
 
     def _plain(self, status: int, text: str) -> None:
+        """A refusal: plain text, or ``{"ok": false, "error": TEXT}`` for the page's script (it asks for JSON), so that
+        the page can show it instead of 'no answer'."""
         self.close_connection = True
+        if "application/json" in (self.headers.get("Accept") or ""):
+            self._json(status, {"ok": False, "error": text})
+            return
         self._send(status, text + "\n", "text/plain")
 
     def _target(self) -> tuple[str, dict[str, list[str]]] | None:
