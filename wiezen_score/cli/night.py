@@ -90,15 +90,19 @@ def start(ctx: click.Context, players: str, comp_path: str | None, rules_spec: s
     echo(_("each table records with --table N (or WIEZEN_TABLE=N); `wiezen night next` seats round 2"))
 
 
-def _open_night(led: Any) -> tuple[Any, list[Any], list[Any]]:
-    """The open night, its tables so far, and the current round's (open) tables."""
-    from ..ledger.nights import current_night, night_sessions
+def _round_to_end(led: Any, force: bool) -> tuple[Any, list[Any], list[str]]:
+    """The open night, its current round's tables, and why that round cannot end yet (empty: it can); refused,
+    naming each table, unless ``force``."""
+    from ..ledger.nights import current_night, night_sessions, unfinished
 
     n = current_night(led)
     if n is None or not n.open:
         raise WiezenError(_("no night is open: start one with `wiezen night start --players ...`"))
-    tables = night_sessions(led, n)
-    return n, tables, [s for s in tables if s.ended_at is None]
+    current = [s for s in night_sessions(led, n) if s.ended_at is None]
+    why = unfinished(led, current)
+    if why and not force:
+        raise WiezenError(_("the round cannot end yet: {why} (--force ends it all the same)").format(why="; ".join(why)))
+    return n, current, why
 
 
 @night.command("next")
@@ -115,15 +119,12 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     """
     from .. import ledger
     from ..core.night import next_seating
-    from ..ledger.nights import play_round, unfinished
+    from ..ledger.nights import play_round
     from ..ledger.nights import standing as night_standing
 
     c = _load(comp_path)
     with ledger.open_ledger(_db(ctx)) as led:
-        night_, _tables, current = _open_night(led)
-        why = unfinished(led, current)
-        if why and not force:
-            raise WiezenError(_("the round cannot end yet: {why} (--force ends it all the same)").format(why="; ".join(why)))
+        night_, current, why = _round_to_end(led, force)
         players = [p for s in current for p in s.players]
         standing = night_standing(led, c, night_, players)
         seating = next_seating(standing)
@@ -184,14 +185,11 @@ def end(ctx: click.Context, comp_path: str | None, force: bool) -> None:
         wiezen night end --force
     """
     from .. import ledger
-    from ..ledger.nights import night_doc, play_round, unfinished
+    from ..ledger.nights import night_doc, play_round
 
     c = _load(comp_path)
     with ledger.open_ledger(_db(ctx)) as led:
-        night_, _tables, current = _open_night(led)
-        why = unfinished(led, current)
-        if why and not force:
-            raise WiezenError(_("the round cannot end yet: {why} (--force ends it all the same)").format(why="; ".join(why)))
+        night_, current, _why = _round_to_end(led, force)
         first = current[0]
         play_round(led, current, [], 0, first.rules, first.rules_toml, night_.name, night_.date, night_.tag)
         doc = night_doc(led, c, night_)

@@ -11,6 +11,7 @@ import contextlib
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from ..ledger import Ledger
     from ..ledger.watch import Watch
 
-__all__ = ["POLL_SECONDS", "LiveSheet"]
+__all__ = ["POLL_SECONDS", "LiveSheet", "poll"]
 
 POLL_SECONDS = 0.25  # how often the poller asks the ledger whether anything was committed
 
@@ -75,24 +76,14 @@ class LiveSheet:
         self.thread.start()
 
     def _poll(self) -> None:
-        from ..ledger import Ledger
-        from ..ledger.watch import Watch
+        def changed(led: Ledger) -> None:
+            self._load(led)
+            self.error = ""
 
-        led: Ledger | None = None
-        watch: Watch | None = None
-        while not self.stop.is_set():
-            try:
-                if led is None or watch is None:
-                    watch = Watch(self.path)
-                    led = Ledger(self.path, readonly=True)
-                if watch.changed():
-                    self._load(led)
-                    self.error = ""
-            except (WiezenError, sqlite3.Error) as e:  # keep serving the last sheet; try again
-                self.error = str(e)
-                led, watch = _close(led, watch)
-            self.stop.wait(POLL_SECONDS)
-        _close(led, watch)
+        def failed(e: Exception) -> None:  # keep serving the last sheet; try again
+            self.error = str(e)
+
+        poll(self.path, self.stop, changed, failed)
 
     def wait(self, gen: int, timeout: float) -> int:
         """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
@@ -106,6 +97,29 @@ class LiveSheet:
             self.cond.notify_all()
         if self.thread is not None:
             self.thread.join(2)
+
+
+def poll(path: str, stop: threading.Event, changed: Callable[[Ledger], None],
+         failed: Callable[[Exception], None] = lambda e: None) -> None:
+    """The poller of a live page (and of the room): until ``stop``, a few times a second, ``changed(led)`` when
+    anything was committed to the ledger at ``path`` since the last look; ``failed(error)`` when the ledger cannot be
+    read, and the next look opens it again."""
+    from ..ledger import Ledger
+    from ..ledger.watch import Watch
+
+    led: Ledger | None = None
+    watch: Watch | None = None
+    while not stop.is_set():
+        try:
+            if led is None or watch is None:
+                watch, led = Watch(path), Ledger(path, readonly=True)
+            if watch.changed():
+                changed(led)
+        except (WiezenError, sqlite3.Error) as e:
+            failed(e)
+            led, watch = _close(led, watch)
+        stop.wait(POLL_SECONDS)
+    _close(led, watch)
 
 
 def _close(led: Ledger | None, watch: Watch | None) -> tuple[None, None]:

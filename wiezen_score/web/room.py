@@ -9,13 +9,12 @@ scorer's link at once (made and kept in the ledger; ``on_new_table`` says it on 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
-from .live import POLL_SECONDS, LiveSheet
+from .live import LiveSheet, poll
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -108,27 +107,11 @@ class Room:
         self.thread.start()
 
     def _poll(self) -> None:
-        from ..ledger import Ledger
-        from ..ledger.watch import Watch
+        def changed(led: Ledger) -> None:
+            self._load(led)
+            self._follow(led)
 
-        led: Ledger | None = None
-        watch: Watch | None = None
-        while not self.stop.is_set():
-            try:
-                if led is None or watch is None:
-                    watch, led = Watch(self.path), Ledger(self.path, readonly=True)
-                if watch.changed():
-                    self._load(led)
-                    self._follow(led)
-            except (WiezenError, sqlite3.Error):  # keep the last room; try again
-                for thing in (watch, led):
-                    if thing is not None:
-                        thing.close()
-                led = watch = None
-            self.stop.wait(POLL_SECONDS)
-        for thing in (watch, led):
-            if thing is not None:
-                thing.close()
+        poll(self.path, self.stop, changed)  # (a ledger that cannot be read: the last room stays)
 
     def wait(self, gen: int, timeout: float) -> int:
         with self.cond:
