@@ -121,3 +121,17 @@ def test_blank_comment_and_quit(db):
     assert handle(db, "# a comment") == Answer()
     assert handle(db, "quit").stop is True and handle(db, "stop").stop is True
     assert sheet(db)["entries"] == []
+
+
+def test_a_session_started_after_end_keeps_the_rules_and_the_name(tmp_path):
+    """At the prompt (and on the phone) the evening goes on under the same house rules and name, and it is said."""
+    from _ledger_helpers import sheet, wz
+
+    db = tmp_path / "w.db"
+    lines = 'rules rupelstreek\nsession "Café De Kroon"\nplayers jan piet mieke lotte\ns 8 j+p 9\nend\n' \
+            'players jan piet mieke lotte kris\nquit\n'
+    r = wz(db, "play", input=lines)
+    assert r.exit_code == 0, r.output
+    assert "the next session keeps the house rules rupelstreek and the name 'Café De Kroon'" in r.stdout
+    second = sheet(db)["session"]
+    assert (second["id"], second["rules"], second["name"]) == (2, "rupelstreek", "Café De Kroon")

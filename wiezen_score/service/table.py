@@ -344,12 +344,18 @@ class Table:
         self.led.end_session()
         totals = self.led.totals(s.id)
         seal = self.led.seal(s.id)
+        # the next session of the evening is played under the same house rules and name unless the lines say otherwise
+        self.upcoming = NextSession(name=s.name, rules=s.rules, rules_text=s.rules_toml, tag=s.tag)
+        kept = (_("the next session keeps the house rules {rules} and the name '{name}' (type 'rules NAME' or 'session "
+                  "NAME' to change them)") if s.name else
+                _("the next session keeps the house rules {rules} (type 'rules NAME' to change them)")).format(
+            rules=s.rules_name, name=s.name)
         return Answer(_say(
             _("session {id} ended. totals: {totals}").format(
                 id=s.id, totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())),
             _("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
                 seal=seal, id=s.id),
-            self._rounds_owed(s)))
+            self._rounds_owed(s), kept))
 
     # -- what is asked about --------------------------------------------------------------------------------------
     def sheet(self, args: list[str]) -> Answer:
