@@ -181,6 +181,22 @@ def test_the_scorer_answers_the_question_of_undo_and_settles_from_the_phone(tmp_
         assert lines[0] == "totals: jan +3, piet +3, mieke -3, lotte -3" and len(lines) == 3, lines
 
 
+def test_the_points_show_while_the_line_is_built_and_nothing_is_written(tmp_path, phone):
+    """By hand (rupelstreek, start_evening's three entries): alleen 5 piet 6 is 2 + 1 overtrick: piet +9, the others
+    -3 each. Tapped key by key on the phone, the line's points appear before Record, and nothing is recorded."""
+    db = tmp_path / "club.db"
+    start_evening(db)
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        for word in ("alleen", "5", "piet", "6"):
+            phone.find_element("css selector", f'#scorer button[data-w="{word}"]').click()
+        assert wait_for(lambda: text(phone, "#preview") == "jan -3, piet +9, mieke -3, lotte -3"), text(phone, "#preview")
+        assert len(sheet_json(db)["entries"]) == 3  # shown, not written
+        phone.find_element("css selector", '#scorer button[data-k="clear"]').click()
+        assert wait_for(lambda: text(phone, "#preview") == "")
+
+
 def _alert(driver):
     from selenium.common.exceptions import NoAlertPresentException
 

@@ -312,6 +312,7 @@ button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-
 .msg { min-height: 1.4em; margin: 0.5rem 0 0; white-space: pre-line; }
 .msg.bad { color: var(--neg); }
 .msg.good { color: var(--pos); }
+.preview { min-height: 1.4em; margin: 0.2rem 0 0; color: var(--muted); font-variant-numeric: tabular-nums; }
 @media print {
   :root { color-scheme: light; --bg: #fff; --panel: #fff; --line: #bbb; --text: #000; --muted: #444; --pos: #0a6b1f;
     --neg: #a3160a; --accent: #000; }
@@ -366,6 +367,29 @@ SCRIPT = """
     if (b.name === "action") { ev.preventDefault(); send(b.value); }
   });
   scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
+  // the points the line would record, shown while it is built (nothing is written: /preview)
+  var preview = document.getElementById("preview"), timer = null, shown = "";
+  function look() {
+    var t = line.value.trim();
+    if (t === shown) return;
+    shown = t;
+    if (!t) { preview.textContent = ""; return; }
+    fetch(scorer.getAttribute("action").replace(/\/entry$/, "/preview") + "?line=" + encodeURIComponent(t),
+          {headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
+      .then(function (d) {
+        if (line.value.trim() !== t) return;
+        if (!d.ok) { preview.textContent = ""; preview.className = "preview"; return; }
+        preview.textContent = Object.keys(d.points).map(function (p) {
+          var v = d.points[p]; return p + " " + (v > 0 ? "+" + v : String(v));
+        }).join(", ") + (d.multiplier > 1 ? " (x" + d.multiplier + ")" : "");
+        preview.className = "preview good";
+      })
+      .catch(function () {});
+  }
+  function soon() { clearTimeout(timer); timer = setTimeout(look, 200); }
+  line.addEventListener("input", soon);
+  scorer.addEventListener("click", soon);
   function send(action, expect) {
     var body = new URLSearchParams(), again = null;
     body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
@@ -435,7 +459,7 @@ def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Seq
     player_keys = "".join(key(p, "player") for p in players)
     number_keys = "".join(key(str(n), "num") for n in range(14))
     return (
-        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
+        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
             examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"
         ) + "</p>"
         "</form>"
