@@ -374,7 +374,7 @@ SCRIPT = """
     if (t === shown) return;
     shown = t;
     if (!t) { preview.textContent = ""; return; }
-    fetch(scorer.getAttribute("action").replace(/\/entry$/, "/preview") + "?line=" + encodeURIComponent(t),
+    fetch(scorer.getAttribute("action").replace(/[/]entry$/, "/preview") + "?line=" + encodeURIComponent(t),
           {headers: {"Accept": "application/json"}})
       .then(function (r) { return r.json(); })
       .then(function (d) {
