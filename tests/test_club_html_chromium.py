@@ -6,6 +6,7 @@ Skipped where `chromium` is not installed (`apt-get install chromium`).
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import subprocess
@@ -91,3 +92,26 @@ def test_chromium_shows_the_table_and_the_chart(tmp_path, make_club):
     # the table's rows: five players between the header and the chart (alternate rows are shaded)
     shaded = [y for y in range(table_top, table_top + 300) if near(rows[y][500], (0xFA, 0xF8, 0xF3), 2)]
     assert shaded, "no shaded table rows"
+
+
+def test_the_page_prints_on_a4_and_folds_on_a_phone(tmp_path, make_club):
+    """Printed to PDF by chromium: A4 portrait (595 x 842 points) with every column; on a 390 px phone the table
+    keeps rank, player, points and evenings and nothing scrolls sideways."""
+    db = make_club("club.db")
+    page = tmp_path / "standings.html"
+    page.write_text(ok(db, "standings", "--format", "html").stdout, encoding="utf-8")
+    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}"]
+    pdf = tmp_path / "standings.pdf"
+    subprocess.run([*flags, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()], check=True,
+                   capture_output=True, timeout=120)
+    data = pdf.read_bytes()
+    boxes = {tuple(round(float(v)) for v in m.groups()) for m in re.finditer(
+        rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)}
+    assert boxes == {(595, 842)}, boxes  # A4 portrait, every page
+    shot = tmp_path / "phone.png"
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=390,844", page.as_uri()], check=True,
+                   capture_output=True, timeout=120)
+    width, _height, rows = read_png(shot.read_bytes())
+    header = [y for y, row in enumerate(rows) if sum(near(px, HEADER, 6) for px in row) > width // 2]
+    assert header, "no table header band across the phone's screen"

@@ -142,9 +142,21 @@ svg { display: block; width: 100%; height: auto; }
 svg text { font-family: inherit; }
 footer { margin-top: 1.5rem; color: #888; font-size: .8rem; }
 @media print {
-  body { background: #fff; padding: 0; }
+  @page { size: A4 portrait; margin: 12mm; }
+  body { background: #fff; padding: 0; font-size: 10pt; }
   main { box-shadow: none; max-width: none; padding: 0; }
+  .table-wrap { overflow: visible; }
+  th, td { padding: .2rem .35rem; }
   tbody tr:hover { background: inherit; }
+  thead { display: table-header-group; }
+  tr, figure { break-inside: avoid; }
+}
+@media (max-width: 560px) {
+  body { padding: .5rem 0; }
+  main { padding: 1rem .6rem; border-radius: 0; }
+  th, td { padding: .35rem .4rem; }
+  /* on a phone the table folds its wide columns away (the rank, the player and the score stay) */
+  table.fold th:nth-child(n+5), table.fold td:nth-child(n+5) { display: none; }
 }
 """
 
@@ -367,7 +379,7 @@ def html_page(
             f"<h1>{t}</h1>",
             *([f'<p class="sub">{_esc(subtitle)}</p>'] if subtitle else []),
             '<div class="table-wrap">',
-            "<table>",
+            '<table class="fold">',
             "<thead><tr>" + "".join(head_cells) + "</tr></thead>",
             "<tbody>",
             *body_rows,
