@@ -96,7 +96,8 @@ class Sessions(Players):
         if s is None:
             table = self.chosen_table()
             if table is not None:
-                others = [str(o.table) for o in self.open_sessions() if o.table is not None]
+                others = [str(o.table) if o.table is not None else _("an evening without a table")
+                          for o in self.open_sessions()]
                 raise WiezenError(_("no open session at table {table} (open tables: {tables}): start one with "
                                     "`wiezen session start --players ... --table {table}`").format(
                     table=table, tables=", ".join(others) or _("none")))
