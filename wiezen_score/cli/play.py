@@ -107,9 +107,12 @@ class Table:
         if s is None:
             return _("No open session: start one with 'players jan piet mieke lotte' (before it, optionally "
                      "'rules rupelstreek' and 'session \"Café De Kroon\"'). Type help for the commands.")
+        from ..core.dates import date_text
         from ..views.safe import safe
 
-        where = ", ".join(safe(x) for x in (s.name, s.date) if x)
+        at = ([_("table {table}").format(table=s.table)] if s.table is not None else []) + (
+            [_("round {round}").format(round=s.round)] if s.round is not None else [])  # a club night's table
+        where = ", ".join([*at, *(safe(x) for x in (s.name, date_text(s.date) if s.date else "") if x)])
         return _("Session {id} ({where}; {rules}): {players}. Type help for the commands, quit to stop.").format(
             id=s.id, where=where, rules=s.rules_name, players=", ".join(s.players))
 
