@@ -10,6 +10,11 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from .common import DATE_HELP, _db, echo, echo_json
 
+#: the options several night commands share
+COMPETITION = click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+                           help="The competition file whose score and tie-breaks rank the night (default: the points).")
+FORCE = click.option("--force", is_flag=True, help="End the round even when a table has no deal or owes a doubled deal.")
+
 
 @click.group()
 def night() -> None:
@@ -39,8 +44,7 @@ def _print_tables(tables: list[Any], rnd: int, how: str) -> None:
 
 @night.command()
 @click.option("--players", required=True, metavar="P1,P2,...", help="Everyone who plays tonight (4 to 6, or 8 or more).")
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
-              help="The competition file whose score and tie-breaks rank the night (default: the points).")
+@COMPETITION
 @click.option("--rules", "rules_spec", default="whisthub", show_default=True, metavar="NAME|FILE",
               help="House rules of every table: a preset, house rules added with `rules add`, or a .toml file.")
 @click.option("--tag", metavar="TAG", help="The competition the night's tables belong to (default: the file's one tag).")
@@ -106,9 +110,8 @@ def _round_to_end(led: Any, force: bool) -> tuple[Any, list[Any], list[str]]:
 
 
 @night.command("next")
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
-              help="The competition file whose score and tie-breaks rank the night (default: the points).")
-@click.option("--force", is_flag=True, help="End the round even when a table has no deal or owes a doubled deal.")
+@COMPETITION
+@FORCE
 @click.pass_context
 def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     """End the round (every table sealed) and seat the next one by the night's standing, best first.
@@ -140,8 +143,7 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
 
 
 @night.command()
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
-              help="The competition file whose score and tie-breaks rank the night (default: the points).")
+@COMPETITION
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.pass_context
 def show(ctx: click.Context, comp_path: str | None, as_json: bool) -> None:
@@ -173,9 +175,8 @@ def show(ctx: click.Context, comp_path: str | None, as_json: bool) -> None:
 
 
 @night.command()
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
-              help="The competition file whose score and tie-breaks rank the night (default: the points).")
-@click.option("--force", is_flag=True, help="End the round even when a table has no deal or owes a doubled deal.")
+@COMPETITION
+@FORCE
 @click.pass_context
 def end(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     """End the last round (every table sealed) and print the night's ranking.

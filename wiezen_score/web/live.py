@@ -20,34 +20,59 @@ if TYPE_CHECKING:
     from ..ledger import Ledger
     from ..ledger.watch import Watch
 
-__all__ = ["POLL_SECONDS", "LiveSheet", "poll"]
+__all__ = ["POLL_SECONDS", "Followed", "LiveSheet", "poll"]
 
 POLL_SECONDS = 0.25  # how often the poller asks the ledger whether anything was committed
 
 
-class LiveSheet:
-    """The latest rendering of the sheet, and the thread that keeps it current."""
+class Followed:
+    """A rendering the pages follow: its generation (one more per change), the condition its event streams wait on,
+    and the poller thread that keeps it current (:meth:`_poll`)."""
 
-    def __init__(self, path: str, session_id: int | None, table: int | None = None) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.session_id = session_id  # None: follow the open session, else the newest
-        self.table = table  # a club night's table: its open session, else its latest
         self.cond = threading.Condition()
         self.stop = threading.Event()
         self.gen = 0
-        self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.fragment = ""
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._poll, name=f"wiezen-{type(self).__name__.lower()}-poller", daemon=True)
+        self.thread.start()
+
+    def _poll(self) -> None:
+        raise NotImplementedError
+
+    def wait(self, gen: int, timeout: float) -> int:
+        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
+            return self.gen
+
+    def close(self) -> None:
+        self.stop.set()
+        with self.cond:
+            self.cond.notify_all()
+        if self.thread is not None:
+            self.thread.join(2)
+
+
+class LiveSheet(Followed):
+    """The latest rendering of the sheet, and the thread that keeps it current."""
+
+    def __init__(self, path: str, session_id: int | None, table: int | None = None) -> None:
+        super().__init__(path)
+        self.session_id = session_id  # None: follow the open session, else the newest
+        self.table = table  # a club night's table: its open session, else its latest
+        self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
         self.contracts: list[str] = []
         self.error = ""
-        self.thread: threading.Thread | None = None
 
     # -- reading -----------------------------------------------------------
     def load(self, led: Ledger) -> None:
-        """Render the sheet again from ``led`` (a room's poller keeps the live sheets that follow it so)."""
-        self._load(led)
-
-    def _load(self, led: Ledger) -> None:
+        """Render the sheet again from ``led`` (its own poller, or a room's that keeps the live sheets following it)."""
         from ..ledger.documents import sheet_doc
         from ..views.live import sheet_fragment
 
@@ -69,34 +94,17 @@ class LiveSheet:
         from .. import ledger
 
         with ledger.open_ledger(self.path, readonly=True) as led:
-            self._load(led)
-
-    def start(self) -> None:
-        self.thread = threading.Thread(target=self._poll, name="wiezen-serve-poller", daemon=True)
-        self.thread.start()
+            self.load(led)
 
     def _poll(self) -> None:
         def changed(led: Ledger) -> None:
-            self._load(led)
+            self.load(led)
             self.error = ""
 
         def failed(e: Exception) -> None:  # keep serving the last sheet; try again
             self.error = str(e)
 
         poll(self.path, self.stop, changed, failed)
-
-    def wait(self, gen: int, timeout: float) -> int:
-        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
-        with self.cond:
-            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
-            return self.gen
-
-    def close(self) -> None:
-        self.stop.set()
-        with self.cond:
-            self.cond.notify_all()
-        if self.thread is not None:
-            self.thread.join(2)
 
 
 def poll(path: str, stop: threading.Event, changed: Callable[[Ledger], None],

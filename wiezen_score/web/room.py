@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
-from .live import LiveSheet, poll
+from .live import Followed, LiveSheet, poll
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -24,20 +24,15 @@ __all__ = ["Room"]
 LAST_DEALS = 3  # the last entries each table shows in the room
 
 
-class Room:
+class Room(Followed):
     def __init__(self, path: str, on_new_table: Callable[[int], None] | None = None,
                  single: LiveSheet | None = None) -> None:
-        self.path = path
+        super().__init__(path)
         self.single = single  # the page of the one open session, kept current by this poller too
-        self.cond = threading.Condition()
-        self.stop = threading.Event()
-        self.gen = 0
         self.doc: dict[str, Any] = {"tables": [], "night": None}
-        self.fragment = ""
         self.tables: dict[int, LiveSheet] = {}
         self.seen: set[int] = set()
         self.on_new_table = on_new_table
-        self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
 
     @property
@@ -102,10 +97,6 @@ class Room:
                 self.tables[no] = live
             return live
 
-    def start(self) -> None:
-        self.thread = threading.Thread(target=self._poll, name="wiezen-room-poller", daemon=True)
-        self.thread.start()
-
     def _poll(self) -> None:
         def changed(led: Ledger) -> None:
             self._load(led)
@@ -113,16 +104,7 @@ class Room:
 
         poll(self.path, self.stop, changed)  # (a ledger that cannot be read: the last room stays)
 
-    def wait(self, gen: int, timeout: float) -> int:
-        with self.cond:
-            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
-            return self.gen
-
     def close(self) -> None:
-        self.stop.set()
-        with self.cond:
-            self.cond.notify_all()
         for live in list(self.tables.values()):  # (no threads of their own: this ends their pages' streams)
             live.close()
-        if self.thread is not None:
-            self.thread.join(2)
+        super().close()

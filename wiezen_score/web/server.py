@@ -195,6 +195,18 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return link, "/" + rest if rest else ""
 
+    def _scorer_link(self, path: str, rest: str, refusal: str) -> Link | None:
+        """The current link of a scorer's address ending in ``rest``; else the answer is sent (403 ``refusal``, or
+        410 for a replaced link) and None returned."""
+        found = self._scorer_path(path)
+        if found is None or found[1] != rest:
+            self._plain(HTTPStatus.FORBIDDEN, refusal)
+            return None
+        if found[0].replaced:
+            self._replaced()
+            return None
+        return found[0]
+
     def _replaced(self) -> None:
         self._send(HTTPStatus.GONE, _("this link was replaced: scan the new code") + "\n", "text/plain")
 
@@ -259,13 +271,8 @@ class Handler(BaseHTTPRequestHandler):
             answer = srv.scorer(found[0].table).preview(query.get("line", [""])[0][:500])
             self._json(HTTPStatus.OK if answer["ok"] else HTTPStatus.BAD_REQUEST, answer)
         elif path.startswith("/s/"):
-            found = self._scorer_path(path)
-            if found is None or found[1] != "":
-                self._plain(HTTPStatus.FORBIDDEN, "forbidden: this is not the scorer's link")
-                return
-            link = found[0]
-            if link.replaced:
-                self._replaced()
+            link = self._scorer_link(path, "", "forbidden: this is not the scorer's link")
+            if link is None:
                 return
             try:
                 live = srv.sheet_of(link.table)
@@ -376,13 +383,8 @@ class Handler(BaseHTTPRequestHandler):
                                                                        "was recorded")})
             return
         path, _query = target
-        found = self._scorer_path(path)
-        if found is None or found[1] != "/entry":
-            self._plain(HTTPStatus.FORBIDDEN, "forbidden: only the scorer's link can record (nothing was written)")
-            return
-        link = found[0]
-        if link.replaced:
-            self._replaced()
+        link = self._scorer_link(path, "/entry", "forbidden: only the scorer's link can record (nothing was written)")
+        if link is None:
             return
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             self._plain(HTTPStatus.LENGTH_REQUIRED, "send the form with a Content-Length")
