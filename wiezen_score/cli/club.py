@@ -14,14 +14,14 @@ from ..views.standings import HEADERS, _period, standings_html, standings_json, 
 from .common import (
     DATE_HELP,
     DATE_PICK_HELP,
-    SESSION_HELP,
+    EVENING_HELP,
     SESSION_ID,
     SafePath,
     SessionRef,
     _db,
     echo,
     output_options,
-    pick_session,
+    pick_sessions,
 )
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
@@ -277,7 +277,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
 
 
 @click.command()
-@click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
+@click.option("--session", "session_id", type=SessionRef(), help=EVENING_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--cents", type=click.IntRange(min=0), metavar="N",
               help="Play for money: N cents a point (default: points only).")
@@ -287,27 +287,37 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     """Who pays whom at the end of the evening, in the fewest payments.
 
     With --cents N every point is worth N eurocents (an old tradition); amounts are rounded to the cent,
-    half up.
+    half up. An evening of several sessions (a player joined, the table was started again) is settled as
+    one: --date DATE takes every session of that day, --session 1,3 the sessions named.
 
     \b
     Examples:
         wiezen settle
         wiezen settle --session 3 --cents 5
+        wiezen settle --date today --cents 10
+        wiezen settle --session 1,3
     """
     from .. import ledger
     from ..core.numbers import plain
     from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        s = pick_session(led, session_id, date_)
-        totals = led.totals(s.id)
-        owed = led.rounds_owed(s)
+        every = pick_sessions(led, session_id, date_)
+        totals: dict[str, Any] = {}
+        owed: dict[str, int] = {}
+        for s in every:  # an evening of several sessions nets as one
+            for p, v in led.totals(s.id).items():
+                totals[p] = totals.get(p, 0) + v
+            for p, n in led.rounds_owed(s).items():
+                owed[p] = owed.get(p, 0) + n
+    s = every[0]
     payments = fewest(totals, cents)
     if as_json:
         from .common import echo_json
 
         echo_json({
-            "session": s.id, "cents": cents, "totals": {p: plain(v) for p, v in totals.items()},
+            "session": s.id if len(every) == 1 else None, "sessions": [x.id for x in every],
+            "cents": cents, "totals": {p: plain(v) for p, v in totals.items()},
             "payments": [
                 {"from": p.payer, "to": p.payee, "points": plain(p.amount),
                  **({"cents": p.cents} if p.cents is not None else {})}
@@ -320,7 +330,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     from ..views.sheet import rounds_owed_line
     from .common import text_width
 
-    echo(settle_text(s, payments, cents, rounds_owed_line(owed), text_width()))
+    echo(settle_text(s, payments, cents, rounds_owed_line(owed), text_width(), every[1:]))
 
 
 # ------------------------------------------------------------------------------------------------ datasette

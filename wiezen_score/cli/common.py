@@ -164,26 +164,58 @@ class SessionRef(click.ParamType):  # type: ignore[type-arg]
 
     name = "ID|DATE"
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
-        if isinstance(value, int):
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | str | tuple[int, ...]:
+        if isinstance(value, (int, tuple)):
             return value
-        from ..core.text import MAX_DIGITS, as_count, is_digits
+        from ..core.text import is_digits
 
         v = str(value).strip()
+        parts = [x.strip() for x in v.split(",")]
+        if len(parts) > 1 and all(is_digits(x) for x in parts):  # several sessions: 1,3
+            return tuple(dict.fromkeys(self._number(x, v) for x in parts))
         if not is_digits(v):
             return v  # a date (or a word parse_when explains)
-        n = as_count(v)
+        return self._number(v, v)
+
+    @staticmethod
+    def _number(text: str, value: str) -> int:
+        from ..core.text import MAX_DIGITS, as_count
+
+        n = as_count(text)
         if n is None or n < 1:
             raise WiezenError(_("--session {value}: there is no session with that number (1 to {high})").format(
-                value=v[:24], high="9" * MAX_DIGITS))
+                value=value[:24], high="9" * MAX_DIGITS))
         return n
 
 
 SESSION_HELP = "Session ID, or a date (the evening of that day); default: the open one, else the newest."
+EVENING_HELP = ("Session ID, several IDs (1,3), or a date: every session of that day; default: the open one, "
+                "else the newest.")
 DATE_PICK_HELP = "The evening of that day (instead of --session): " + DATE_HELP
 
 
-def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> Any:
+def pick_sessions(led: Any, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> list[Any]:
+    """The sessions of an evening: ``--session 1,3``, or every session played on the day ``--date`` (or
+    ``--session DATE``) names, oldest first; else the one session :func:`pick_session` picks."""
+    from ..core import dates
+    from ..core.dates import day_text, parse_when
+
+    if ref is not None and date is not None:
+        raise WiezenError(_("give --session or --date, not both"))
+    if isinstance(ref, tuple):
+        return [led.session(i) for i in ref]
+    if isinstance(ref, str):
+        ref, date = None, ref
+    if date is None:
+        return [led.session(ref)]
+    day = parse_when(date, dates.today()).isoformat()
+    found = led.sessions(day, day)
+    if not found:
+        return [led.session(_no_session_on(led, day_text(day)))]
+    return [led.session(i["id"]) for i in reversed(found)]
+
+
+def pick_session(led: Any, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> Any:
     """The session ``ref`` (an ID or a date) or ``date`` names; the open, else the newest, when neither does.
 
     A date picks the session played that day; several that day is an error that lists them.
@@ -193,6 +225,11 @@ def pick_session(led: Any, ref: int | str | None, date: str | None = None) -> An
 
     if ref is not None and date is not None:
         raise WiezenError(_("give --session or --date, not both"))
+    if isinstance(ref, tuple):
+        if len(ref) > 1:
+            raise WiezenError(_("--session {ids}: this command shows one session; give one ID").format(
+                ids=",".join(map(str, ref))))
+        ref = ref[0]
     if isinstance(ref, str):
         ref, date = None, ref
     if date is None:

@@ -17,6 +17,7 @@ from .common import (
     DATE_HELP,
     DATE_PICK_HELP,
     ENTRY_NO,
+    EVENING_HELP,
     SESSION_HELP,
     Output,
     SafePath,
@@ -26,6 +27,7 @@ from .common import (
     echo_json,
     output_options,
     pick_session,
+    pick_sessions,
     read_input,
     text_width,
 )
@@ -38,7 +40,7 @@ REPLAY_TAIL = 10  # the rows the summary shows
 @output_options(("text", "json", "csv", "html"), default="text", json_help="JSON output (the same as --format json).",
                 format_help="text (default), json, csv (one row per entry: each player's points, empty where he "
                 "sat out or the entry is voided), or html: one self-contained page with a chart.")
-@click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
+@click.option("--session", "session_id", type=SessionRef(), help=EVENING_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--last", type=COUNT, help="Show only the last N rows.")
 @click.pass_context
@@ -65,8 +67,11 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
         if len(tables) > 1:  # a club night, no table chosen: each open table's sheet
             _each_table(output, [(s.table, sheet_doc(led, s)) for s in tables], last, led)
             return
-        s = pick_session(led, session_id, date_)
-        doc = sheet_doc(led, s)
+        every = pick_sessions(led, session_id, date_)
+        if len(every) > 1:  # an evening of several sessions: each one's sheet, and the evening's totals
+            _each_session(output, [sheet_doc(led, x) for x in every], last)
+            return
+        doc = sheet_doc(led, every[0])
     headers, rows = sheet_rows(doc)
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
 
@@ -88,6 +93,37 @@ def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], l
                 [{"table": t, **d} for t, d in docs], html=page,
                 text=lambda: "\n\n".join(_("table {table}:").format(table=t) + "\n" + render_sheet(d, last, text_width())
                                           for t, d in docs))
+
+
+def _each_session(output: Output, docs: list[dict[str, Any]], last: int | None) -> None:
+    """`sheet --date DATE` (or `--session 1,3`) of an evening of several sessions: each session's sheet and the
+    evening's totals (text), the list of their documents (JSON), one CSV of their entries with a column per
+    player of the evening (empty where he did not sit)."""
+    from ..core.numbers import signed
+
+    players = list(dict.fromkeys(p for d in docs for p in d["session"]["players"]))
+    csv_rows = []
+    totals: dict[str, Any] = {}
+    for d in docs:
+        _h, rows = sheet_rows(d)
+        own = d["session"]["players"]
+        sid = d["session"]["id"]
+        csv_rows += [[sid, *r[:7], *(r[7 + own.index(p)] if p in own else None for p in players)] for r in rows]
+        for p, v in d["totals"].items():
+            totals[p] = totals.get(p, 0) + v
+
+    def page() -> str:
+        raise WiezenError(_("one page shows one session: give --session ID (this evening: {ids})").format(
+            ids=", ".join(str(d["session"]["id"]) for d in docs)))
+
+    def text() -> str:
+        parts = [render_sheet(d, last, text_width()) for d in docs]  # each names its session
+        evening = ", ".join(f"{p} {signed(v)}" for p, v in totals.items())
+        return "\n\n".join(parts) + "\n\n" + _("the evening ({n} sessions): {totals}").format(
+            n=len(docs), totals=evening)
+
+    output.emit(["session", "no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players], csv_rows,
+                docs, html=page, text=text)
 
 
 @click.command()

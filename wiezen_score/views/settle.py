@@ -10,17 +10,25 @@ from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, money
 
 
-def settle_text(s: Any, payments: Sequence[Any], cents: int | None, owed_line: str, width: int | None) -> str:
-    """The evening's heading, one line per payment (points, and money at ``cents`` a point), the rounds owed."""
+def settle_text(s: Any, payments: Sequence[Any], cents: int | None, owed_line: str, width: int | None,
+                others: Sequence[Any] = ()) -> str:
+    """The evening's heading, one line per payment (points, and money at ``cents`` a point), the rounds owed.
+    ``others``: the evening's other sessions, settled together with ``s`` (`settle --date`, `--session 1,3`)."""
     from .fit import wrap_all
     from .render import table
 
     rate = (
         ngettext(", at {n} cent a point", ", at {n} cents a point", cents).format(n=cents) if cents is not None else ""
     )
-    lines = [_("session {id}: {name}{date}{rate}").format(
-        id=s.id, name=s.name + ", " if s.name else "", date=date_text(s.date), rate=rate
-    )]
+    if others:
+        every = [s, *others]
+        days = ", ".join(date_text(d) for d in dict.fromkeys(x.date for x in every))
+        lines = [_("sessions {ids}, settled together: {dates}{rate}").format(
+            ids=", ".join(str(x.id) for x in every), dates=days, rate=rate)]
+    else:
+        lines = [_("session {id}: {name}{date}{rate}").format(
+            id=s.id, name=s.name + ", " if s.name else "", date=date_text(s.date), rate=rate
+        )]
     if not payments:
         lines.append(_("all square: nobody pays anything"))
         return wrap_all("\n".join(lines + ([owed_line] if owed_line else [])), width)
