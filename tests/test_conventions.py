@@ -111,7 +111,7 @@ def test_csv_dialect_excel_nl(club):
 
 def test_csv_dialect_from_the_environment(club):
     r = CliRunner().invoke(cli, ["--db", str(club), "sessions", "--csv"], env={"WIEZEN_CSV_DIALECT": "excel-nl"})
-    assert r.exit_code == 0 and r.stdout.splitlines()[0] == '"id";"date";"weekday";"name";"players";"deals";"leader";"rules";"open"'
+    assert r.exit_code == 0 and r.stdout.splitlines()[0] == '"id";"date";"weekday";"name";"players";"deals";"leader";"rules";"open";"void"'
 
 
 def test_precedent_list_json_has_every_column_the_table_shows(club):

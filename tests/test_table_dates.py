@@ -131,8 +131,10 @@ def test_no_session_that_day_or_several(tmp_path, today):
     assert "no session on" in msg and "De Kroon" not in msg and friday.isoformat() in msg  # the latest are named
     ok(db, "session", "start", "--players", "an,bob,cas,dirk", "--name", "Tafel 2", "--date", "friday")
     ok(db, "session", "end")
-    msg = error(db, "sheet", "--date", "friday")
+    msg = error(db, "explain", "1", "--date", "friday")  # one entry of one session: which one?
     assert "2 sessions on" in msg and "Tafel 2" in msg and "De Kroon" in msg and "--session" in msg
+    both = ok(db, "sheet", "--date", "friday").stdout  # the sheet shows the evening: both sessions
+    assert "De Kroon" in both and "Tafel 2" in both and "the evening (2 sessions)" in both
     assert "not both" in error(db, "sheet", "--date", "friday", "--session", "1")
 
 

@@ -23,7 +23,7 @@ from .lang import BAD_LANG_ERROR, LANG_HELP, apply, pick
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "calc": ("calc", "calc", N_("Score one deal without recording it.")),
     "rules": ("rules_cmd", "rules", N_("List, show, compare and add house rules.")),
-    "session": ("session_cmds", "session", N_("Start or end the evening's session.")),
+    "session": ("session_cmds", "session", N_("Start or end the evening's session (or void one started by mistake).")),
     "deal": ("session_cmds", "deal", N_("Record a deal in the open session.")),
     "pass": ("session_cmds", "pass_", N_("Record a rondje pas (all four passed).")),
     "redeal": ("session_cmds", "redeal", N_("Record a redeal (carte blanche, misdeal).")),

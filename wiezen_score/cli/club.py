@@ -264,6 +264,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
                      (r.entries, ngettext("{n} entry", "{n} entries", r.entries)),
                      (r.voids, ngettext("{n} undo/amend", "{n} undo/amends", r.voids)),
                      (r.ended, ngettext("{n} session end", "{n} session ends", r.ended)),
+                     (r.sessions_voided, ngettext("{n} void session", "{n} void sessions", r.sessions_voided)),
                      (r.precedents, ngettext("{n} precedent", "{n} precedents", r.precedents))):  # fmt: skip
         if n:
             parts.append(words.format(n=n))

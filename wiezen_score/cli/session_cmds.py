@@ -17,13 +17,14 @@ from .completion import complete_deal, complete_player, complete_rules
 
 @click.group()
 def session() -> None:
-    """Start or end the evening's session.
+    """Start or end the evening's session (or void one started by mistake).
 
     \b
     Examples:
         wiezen session start --players jan,piet,mieke,lotte --rules rupelstreek --name "Café De Kroon"
         wiezen session start --players an,bert,carla,dirk,eva --dealer carla
         wiezen session end
+        wiezen session void 7 --reason "a test"
     """
 
 
@@ -138,6 +139,33 @@ def end(ctx: click.Context, as_json: bool) -> None:
             echo(_("warning: the session ends before its planned length"), err=True)
     echo(_("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
         seal=seal, id=s.id))
+
+
+@session.command()
+@click.argument("session_id", metavar="ID", type=click.IntRange(min=1))
+@click.option("--reason", required=True, metavar="TEXT", help="Why the session counts nowhere (kept with it).")
+@click.option("--force", is_flag=True, help="Void an open session too: it is ended (and sealed) first.")
+@click.pass_context
+def void(ctx: click.Context, session_id: int, reason: str, force: bool) -> None:
+    """Take a session out of every count: standings, competitions, nights and players' figures.
+
+    For a session started by mistake (empty, a test, the wrong players). It stays in the ledger as it
+    was, with its entries and its seal (`check --seal` still proves it); `wiezen sessions` shows it as
+    void, with the reason. A void cannot be undone.
+
+    \b
+    Example:
+        wiezen session void 7 --reason "started by mistake, nobody played"
+    """
+    from .. import ledger
+    from ..ledger.voids import void_session
+
+    with ledger.open_ledger(_db(ctx)) as led:
+        s, ended = void_session(led, session_id, reason, force)
+        seal = led.seal(s.id) if ended else None
+    if seal is not None:
+        echo(_("session {id} ended. seal: {seal}").format(id=s.id, seal=seal))
+    echo(_("session {id} is void: it counts nowhere; its sheet and seal stay").format(id=s.id))
 
 
 def _record(ctx: click.Context, e: EntryInput) -> None:

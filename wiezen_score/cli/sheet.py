@@ -186,10 +186,16 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
 
     empty = _("no sessions in that period") if since is not None or until is not None else _("no sessions yet")
     csv_rows = [[i["id"], i["date"], weekday_name(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
-                 i["leader"], i["rules"], int(i["open"])] for i in items]  # fmt: skip
-    csv_headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open"]
+                 i["leader"], i["rules"], int(i["open"]), i["void"] or ""] for i in items]  # fmt: skip
+    csv_headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open", "void"]
+
+    def state(i: dict[str, Any]) -> str:
+        if i["void"] is not None:
+            return _("{rules} (void: {reason})").format(rules=i["rules"], reason=i["void"])
+        return _("{rules} (open)").format(rules=i["rules"]) if i["open"] else str(i["rules"])
+
     rows = [[i["id"], day_text(i["date"]), i["name"], ", ".join(i["players"]), i["deals"],
-             i["leader"], _("{rules} (open)").format(rules=i["rules"]) if i["open"] else i["rules"]] for i in items]  # fmt: skip
+             i["leader"], state(i)] for i in items]  # fmt: skip
     headers = [N_("id"), N_("date"), N_("name"), N_("players"), NP_("column", "deals"), N_("leader"), N_("rules")]
     output.emit(headers, rows, [{**i, "weekday": weekday_name(i["date"]),
                                  "totals": {p: plain(v) for p, v in i["totals"].items()}} for i in items],

@@ -34,7 +34,7 @@ from .facts import Facts, link_hash, session_hash
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
 
-KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version")
+KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version", "session_void")
 SESSION_KINDS = ("session", "entry", "void", "seal")
 
 # (kind, table, the expression of the link's rid, of its sub) for the head rows
@@ -47,6 +47,8 @@ HEADS: tuple[tuple[str, str, str, str], ...] = (
     ("seal", "seals", "id", "0"),
     ("precedent", "precedents", "id", "0"),
     ("version", "precedent_versions", "precedent_id", "version"),
+    # a session taken out of every count: a fact of the ledger, not of the session (its seal stays)
+    ("session_void", "session_voids", "session_id", "0"),
 )
 
 SCHEMA = """
@@ -324,6 +326,8 @@ def describe(conn: sqlite3.Connection, kind: str, rid: int, sub: int) -> tuple[s
         return _("added house rules id {id}").format(id=rid), None, None, None
     if kind == "precedent":
         return _("precedent {id}").format(id=rid), None, None, None
+    if kind == "session_void":
+        return _("the void of session {id}").format(id=rid), rid, None, None
     return _("version {n} of precedent {id}").format(n=sub, id=rid), None, None, None
 
 

@@ -10,12 +10,13 @@ from typing import Any
 from ..core.competition import Competition
 from ..core.errors import WiezenError
 from ..core.ranking import PairRow, TableRow
+from .rows import COUNTED
 
 
 def _where(c: Competition, night: str | None = None, before: tuple[str, int] | None = None) -> tuple[str, list[Any]]:
     """The competition's sessions (``s``); with ``night``, only that date's; with ``before`` = (date, N), not
     the rounds N and later of that date (the standing before round N)."""
-    cond = ["1"]
+    cond = [COUNTED]  # a void session counts nowhere
     args: list[Any] = []
     if c.since:
         cond.append("s.date >= ?")
@@ -130,6 +131,7 @@ _SEATS = """seat AS (
   LEFT JOIN player_evenings pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id
   WHERE (nullif(:tag, '') IS NULL OR s.tag = :tag) AND (nullif(:since, '') IS NULL OR s.date >= :since)
     AND (nullif(:until, '') IS NULL OR s.date <= :until)
+    AND NOT EXISTS (SELECT 1 FROM session_voids sv WHERE sv.session_id = s.id)
 )"""
 
 _RANKING = """,

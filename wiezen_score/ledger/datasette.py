@@ -88,6 +88,10 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "columns": {"token": "The link's secret", "table_no": "Table (0: none)", "made_at": "Made (UTC)",
                         "replaced_at": "Replaced by `serve --new-links` (UTC)"},
         },
+        "session_voids": {
+            "description": "Sessions taken out of every count (`wiezen session void`): kept, sealed, counted nowhere.",
+            "columns": {"session_id": "Session", "reason": "Why", "voided_at": "When (UTC)"},
+        },
         "seals": {
             "description": "A session's seals: one when it ended, one more after each later correction "
             "(`wiezen check --seal CODE`).",

@@ -10,6 +10,12 @@ from ..core.numbers import plain
 from ..core.session import sitting_out
 
 
+def _void(led: Any, session_id: int) -> dict[str, str]:
+    """``{"void": REASON}`` for a session taken out of every count (`session void`), else nothing."""
+    row = led.conn.execute("SELECT reason FROM session_voids WHERE session_id = ?", (session_id,)).fetchone()
+    return {"void": str(row[0])} if row else {}
+
+
 def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     """The sheet as INTERFACE.md's JSON document.
 
@@ -41,7 +47,8 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
                     "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
                     "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
                     **({"table": s.table} if s.table is not None else {}),
-                    **({"round": s.round} if s.round is not None else {})},
+                    **({"round": s.round} if s.round is not None else {}),
+                    **_void(led, s.id)},
         "entries": [
             {
                 "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,

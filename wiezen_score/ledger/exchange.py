@@ -60,6 +60,7 @@ class ImportSummary(TypedDict):
     sessions_ended: int
     precedents_added: int
     sessions_unchanged: int
+    sessions_voided: int
     session_ids: list[int]
 
 
@@ -69,6 +70,7 @@ class ImportReport:
     entries: int = 0  # entries added (to new and known sessions)
     voids: int = 0  # undo/amend voids added (to new entries and to entries already here)
     ended: int = 0  # sessions open here that the import closed
+    sessions_voided: int = 0  # sessions the import took out of every count (`session void`)
     precedents: int = 0
     precedents_skipped: bool = False  # the file has precedents, but this ledger has no precedents log
     unchanged: int = 0  # sessions already here in full
@@ -76,13 +78,13 @@ class ImportReport:
 
     @property
     def added_anything(self) -> bool:
-        return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents)
+        return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents or self.sessions_voided)
 
     def as_dict(self) -> ImportSummary:
         return {
             "sessions_added": self.sessions, "entries_added": self.entries, "voids_added": self.voids,
             "sessions_ended": self.ended, "precedents_added": self.precedents, "sessions_unchanged": self.unchanged,
-            "session_ids": self.session_ids,
+            "sessions_voided": self.sessions_voided, "session_ids": self.session_ids,
         }  # fmt: skip
 
 
@@ -169,6 +171,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                     report.session_ids.append(sid)
                     touched.append(sid)
                     file_seals[sid] = (s, s.get("seals"))
+                    report.sessions_voided += _add_void(conn, sid, s, None, conflicts)
                     continue
                 sid = row[0]
                 diff = _differences(local, s, ("name", "date", "rules_name", "rules_toml", "first_dealer",
@@ -209,7 +212,9 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                     report.ended += 1
                     if open_row and open_row[0] == sid:
                         open_row = None
-                if added or new_voids or ended:
+                voided = _add_void(conn, sid, s, local.get("void"), conflicts)
+                report.sessions_voided += voided
+                if added or new_voids or ended or voided:
                     report.session_ids.append(sid)
                     touched.append(sid)
                     file_seals[sid] = (s, s.get("seals"))
@@ -284,6 +289,22 @@ def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[
             where = f", entry #{f.entry_no}" + (f" ({r[0][:8]})" if r else "") if f.entry_no is not None else ""
             out.append(_('{session}{where}: {message}').format(session=_session_label(s), where=where, message=f.message))
     return out
+
+
+def _add_void(conn: sqlite3.Connection, sid: int, s: Mapping[str, Any], here: Mapping[str, Any] | None,
+              conflicts: list[str]) -> bool:
+    """A void session of the file is void here too (`session void`); another reason here is a conflict. Returns
+    whether a void was added."""
+    there = s.get("void")
+    if there is None:
+        return False
+    if here is not None:
+        if dict(here) != dict(there):
+            conflicts.append(_("{session} was voided here for another reason").format(session=_session_label(s)))
+        return False
+    conn.execute("INSERT INTO session_voids (session_id, reason, voided_at) VALUES (?, ?, ?)",
+                 (sid, there["reason"], there["at"]))
+    return True
 
 
 def _player_ids(led: ImportLedger, names: Sequence[str]) -> list[int]:

@@ -68,6 +68,11 @@ class _ExportSessionFields(TypedDict):
     entries: list[ExportEntry]
 
 
+class ExportSessionVoid(TypedDict):
+    reason: str
+    at: str
+
+
 class ExportSession(_ExportSessionFields, total=False):
     """One session of an export document; the keys below only when they apply."""
 
@@ -77,6 +82,7 @@ class ExportSession(_ExportSessionFields, total=False):
     table: int
     history: list[list[str | int | None]]  # ["entry", uid], ["void", uid], ["seal", n] in recorded order
     seals: list[ExportSeal]
+    void: ExportSessionVoid  # a session taken out of every count (`session void`)
 
 
 EXPORT_FORMAT = "wiezen-export"
@@ -170,6 +176,10 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> ExportSession:
         out["table"] = r[12]
     if has_table(conn, "chain"):
         out["history"], out["seals"] = _history(conn, sid)
+    if has_table(conn, "session_voids"):
+        void = conn.execute("SELECT reason, voided_at FROM session_voids WHERE session_id = ?", (sid,)).fetchone()
+        if void is not None:
+            out["void"] = {"reason": void[0], "at": void[1]}
     return out
 
 

@@ -176,6 +176,13 @@ class Facts:
                      "entry": self.uid("entries", eid), "players": players, "origin": origin, "created_at": at},
                     {"id": i, "session_id": sid, "entry_id": eid}, None,
                 )  # fmt: skip
+        elif kind == "session_void":
+            q = "SELECT session_id, reason, voided_at FROM session_voids" + (" WHERE session_id = ?" if one else "")
+            for sid, reason, at in c.execute(q, rid_arg):
+                yield (sid, 0), (
+                    {"session": self.uid("sessions", sid), "reason": reason, "voided_at": at},
+                    {"session_id": sid}, sid,
+                )  # fmt: skip
         elif kind == "version":
             q = ("SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions"
                  + (" WHERE precedent_id = ? AND version = ?" if one else ""))

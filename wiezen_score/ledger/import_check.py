@@ -193,6 +193,11 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
                 parse_plan(s["plan"])
             except WiezenError as err:
                 raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
+        void = s.get("void")
+        _need(void is None or (isinstance(void, dict) and set(void) == {"reason", "at"}
+                               and isinstance(void["reason"], str) and void["reason"].strip() != ""
+                               and isinstance(void["at"], str) and s["ended_at"] is not None), w,
+              lambda: _('"void" must be null or {"reason": TEXT, "at": TIME} of an ended session'))
         from ..core.sessionfile import MAX_ROUND, TAG_RE
 
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,

@@ -199,6 +199,22 @@ def m012_scorer_links(db: Database) -> None:
     db.execute("CREATE UNIQUE INDEX scorer_links_current ON scorer_links(table_no) WHERE replaced_at IS NULL")
 
 
+def m015_session_voids(db: Database) -> None:
+    """A session taken out of every count (started by mistake, a test): `session void ID --reason TEXT`. The
+    session, its entries and its seals stay as they were; the void is a fact of its own in the chain."""
+    db.execute(
+        "CREATE TABLE session_voids (          -- a session that counts nowhere (standings, competitions, players)\n"
+        "    session_id INTEGER PRIMARY KEY REFERENCES sessions(id),\n"
+        "    reason TEXT NOT NULL CHECK (trim(reason) <> ''),\n"
+        "    voided_at TEXT NOT NULL\n"
+        ")"
+    )
+    from .standings import STANDINGS_VIEW_COUNTED
+
+    db.execute("DROP VIEW standings")  # Datasette's standings leave the void sessions out too
+    db.execute(STANDINGS_VIEW_COUNTED)
+
+
 def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""

@@ -227,7 +227,8 @@ class Sessions(Players):
             "(SELECT group_concat(name, ',') FROM (SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id "
             "  WHERE st.session_id = s.id ORDER BY st.seat)) AS players, "
             "(SELECT count(*) FROM entries e WHERE e.session_id = s.id AND e.kind = 'deal' "
-            f"  AND {COUNTS}) AS deals "
+            f"  AND {COUNTS}) AS deals, "
+            "(SELECT reason FROM session_voids sv WHERE sv.session_id = s.id) AS void "
             "FROM sessions s WHERE (? IS NULL OR s.date >= ?) AND (? IS NULL OR s.date <= ?) "
             "ORDER BY s.date DESC, s.id DESC"
         )
@@ -239,7 +240,7 @@ class Sessions(Players):
             out.append({
                 "id": r[0], "date": r[1], "name": r[2], "rules": r[3], "open": bool(r[4]),
                 "players": (r[5] or "").split(","), "deals": r[6], "leader": leader,
-                "totals": totals,
+                "totals": totals, "void": r[7],  # the reason a void session counts nowhere, else None
             })
         return out
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.i18n import _
 from ..core.numbers import fmt, plain
-from .rows import COUNTS
+from .rows import COUNTED, COUNTS
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -88,7 +88,7 @@ FROM evening ev JOIN players p ON p.id = ev.pid
 GROUP BY ev.pid
 ORDER BY points DESC, p.name COLLATE NOCASE"""
 
-_IN_RANGE = "(:since IS NULL OR s.date >= :since) AND (:until IS NULL OR s.date <= :until)"
+_IN_RANGE = "(:since IS NULL OR s.date >= :since) AND (:until IS NULL OR s.date <= :until) AND " + COUNTED  # no void session
 
 # `wiezen standings`: an evening is a date (a club night's tables, a player's two sessions of one day, make one), so
 # evenings, best, worst and the average are per date; sessions (tables) are counted apart. (The Datasette view above
@@ -120,6 +120,10 @@ STANDINGS_COLUMNS = (
 
 # The views a Datasette user sees (created by migration m003_club_views).
 STANDINGS_VIEW = "CREATE VIEW standings AS WITH" + _EVENINGS.format(evenings="player_evenings", where="1") + _AGGREGATE
+# ... and from migration m015 on, without the void sessions
+STANDINGS_VIEW_COUNTED = (
+    "CREATE VIEW standings AS WITH" + _EVENINGS.format(evenings="player_evenings", where=COUNTED) + _AGGREGATE
+)
 
 SCORESHEET_VIEW = """CREATE VIEW scoresheet AS
 SELECT s.id AS session_id, s.date AS date, s.name AS session, s.rules_name AS rules, e.no AS no, e.kind AS kind,

@@ -181,8 +181,13 @@ def correction_note(c: dict[str, Any]) -> str:
 def seal_footer(s: dict[str, Any]) -> str:
     """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
     seals = s.get("seals") or []
+    void = _("Void: this session counts nowhere ({reason}).").format(reason=s["void"]) + "\n" if s.get("void") else ""
     if not seals:
         return _("Open: the session gets its seal when it ends.") if s.get("open") else ""
+    return void + _sealed(seals)
+
+
+def _sealed(seals: list[dict[str, Any]]) -> str:
     last = seals[-1]
     at = str(last["at"])[:16].replace("T", " ")
     at = f"{date_text(at[:10])}{at[10:]}"
