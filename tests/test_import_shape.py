@@ -113,7 +113,7 @@ REFUSED = {
     "an empty uid": (lambda es: es[0].update(uid=""),
         'entries[0]: "uid" must be a non-empty text'),
     "an unknown kind": (lambda es: es[0].update(kind="slag"),
-        'entry UID: kind must be one of deal, pass, redeal, penalty'),
+        'entry UID: kind must be one of deal, pass, redeal, penalty, join, leave'),
     "number 0": (lambda es: es[0].update(no=0),
         'entry UID: "no" must be a whole number from 1 to 1099511627776'),
     "a number past 2**40": (lambda es: es[0].update(multiplier=2**40 + 1),

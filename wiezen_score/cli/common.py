@@ -430,7 +430,7 @@ def add_db_option(cmd: click.Command) -> click.Command:
 #: the commands that work on the open session: each takes --table N ($WIEZEN_TABLE) to choose the table on a club
 #: night (`session end` among them; `session start` has its own --table, the table it opens)
 TABLE_COMMANDS = frozenset({"deal", "pass", "redeal", "penalty", "undo", "amend", "sheet", "explain", "settle", "play",
-                            "end"})
+                            "end", "join", "leave"})
 
 
 def add_table_option(cmd: click.Command) -> click.Command:
@@ -470,7 +470,7 @@ def _report(ctx: click.Context, no: int, sc: Scored, led: Any, s: Any = None) ->
     echo(recorded_line(no, sc, s.players))
     totals = led.totals(s.id)
     echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())))
-    echo(_("next: {status}").format(status=status_line(s.players, sc.after)))
+    echo(_("next: {status}").format(status=status_line(sc.seating or s.at_table, sc.after)))
     if getattr(s, "plan", None) is None:
         return  # no planned length (and ledger/documents.py not imported)
     from ..ledger.documents import evening_progress

@@ -96,11 +96,11 @@ class Table:
         from ..ledger.documents import evening_progress
 
         p = evening_progress(self.led, s)
-        out = sitting_out(s.players, state.dealer)  # a table of five or six: who does not play this deal
+        out = sitting_out(s.at_table, state.dealer)  # a table of five or six: who does not play this deal
         sits = _(", {players} sit out").format(players=" + ".join(out)) if len(out) > 1 else (
             _(", {player} sits out").format(player=out[0]) if out else "")
         return _("[#{number} {dealer} deals{times}{sits}{progress}] > ").format(
-            number=no, dealer=s.players[state.dealer], times=x, sits=sits, progress=", " + p.short if p else "")
+            number=no, dealer=s.at_table[state.dealer], times=x, sits=sits, progress=", " + p.short if p else "")
 
     def banner(self) -> str:
         s = self.led.open_session()
@@ -114,7 +114,7 @@ class Table:
             [_("round {round}").format(round=s.round)] if s.round is not None else [])  # a club night's table
         where = ", ".join([*at, *(safe(x) for x in (s.name, date_text(s.date) if s.date else "") if x)])
         return _("Session {id} ({where}; {rules}): {players}. Type help for the commands, quit to stop.").format(
-            id=s.id, where=where, rules=s.rules_name, players=", ".join(s.players))
+            id=s.id, where=where, rules=s.rules_name, players=", ".join(s.at_table))
 
     # -- one line --------------------------------------------------------------------------------------------
     def handle(self, raw: str) -> None:
@@ -191,7 +191,7 @@ def toolbar_text(table: Table) -> str:
     totals = ", ".join(f"{p} {signed(v)}" for p, v in table.led.totals(s.id).items())
     x = _(", counts x{multiplier}").format(multiplier=state.pending) if state.pending > 1 else ""
     return _(" totals: {totals}  |  next: #{number}, {dealer} deals{times}").format(
-        totals=totals, number=no, dealer=s.players[state.dealer], times=x)
+        totals=totals, number=no, dealer=s.at_table[state.dealer], times=x)
 
 
 def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], str] | None:

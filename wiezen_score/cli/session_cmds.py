@@ -168,6 +168,45 @@ def void(ctx: click.Context, session_id: int, reason: str, force: bool) -> None:
     echo(_("session {id} is void: it counts nowhere; its sheet and seal stay").format(id=s.id))
 
 
+@session.command()
+@click.argument("player", shell_complete=complete_player)
+@click.option("--after", "after", metavar="P", default="", shell_complete=complete_player,
+              help="Seat him after player P (default: at the end of the seat order).")
+@click.option("--reason", default="", help="Why, if it needs saying (kept with the entry).")
+@click.pass_context
+def join(ctx: click.Context, player: str, after: str, reason: str) -> None:
+    """A player sits down at the open table (the table keeps its sheet).
+
+    From the next deal on the table has one player more (at most six), with the sit-out rules of its size:
+    at five the dealer sits out, at six also the player opposite him. The player who deals next stays the
+    same. The join is an entry of the session: on the sheet, in the chain, under the seal.
+
+    \b
+    Examples:
+        wiezen session join kris
+        wiezen session join kris --after piet
+    """
+    _record(ctx, EntryInput("join", offender=player, after=after, reason=reason))
+
+
+@session.command()
+@click.argument("player", shell_complete=complete_player)
+@click.option("--reason", default="", help="Why, if it needs saying (kept with the entry).")
+@click.pass_context
+def leave(ctx: click.Context, player: str, reason: str) -> None:
+    """A player gets up from the open table; his points stay on the sheet.
+
+    From the next deal on the table has one player fewer (at least four). When he was to deal next, the
+    next player in the seat order deals. The leave is an entry of the session: on the sheet, in the chain,
+    under the seal.
+
+    \b
+    Example:
+        wiezen session leave piet
+    """
+    _record(ctx, EntryInput("leave", offender=player, reason=reason))
+
+
 def _record(ctx: click.Context, e: EntryInput) -> None:
     from .. import ledger
 
@@ -308,7 +347,7 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
         echo(_("voided #{number} {text}").format(number=row.no, text=row_words(row)))
         echo(_("totals: {totals}").format(totals=", ".join(f"{p} {signed(v)}" for p, v in led.totals(s.id).items())))
         if s.ended_at is None:
-            echo(_("next: {status}").format(status=status_line(s.players, state)))
+            echo(_("next: {status}").format(status=status_line(s.at_table, state)))
         _resealed(led, s)
 
 

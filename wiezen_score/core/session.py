@@ -16,7 +16,9 @@ from .i18n import _, ngettext
 from .rules import HouseRules
 from .scoring import Points, score
 
-KINDS = ("deal", "pass", "redeal", "penalty")
+KINDS = ("deal", "pass", "redeal", "penalty", "join", "leave")
+#: the entries that change who sits at the table (`session join`, `session leave`)
+SEAT_KINDS = ("join", "leave")
 
 #: the most a deal can be doubled to under ``double = "stack"`` (20 rondjes pas in a row); one more is refused,
 #: so that every score stays an exact, storable number
@@ -61,13 +63,14 @@ def queued_after(kinds: Sequence[str], owed: int = 0) -> int:
 class EntryInput:
     """An entry as the scorer gives it (before scoring)."""
 
-    kind: str  # deal | pass | redeal | penalty
+    kind: str  # deal | pass | redeal | penalty | join | leave
     text: str = ""  # the deal line (deal), else empty
-    offender: str = ""  # penalty
+    offender: str = ""  # penalty; join, leave: the player who comes or goes
     round: bool = False  # penalty: een rondje geven instead of points
     reason: str = ""
     deal_no: int | None = None  # penalty: the deal it belongs to
     over_troel: bool = False
+    after: str = ""  # join: the player the newcomer sits after ("": at the end of the seat order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class Scored:
     reason: str = ""
     deal_no: int | None = None
     contract: str = ""
+    seating: tuple[str, ...] = ()  # join, leave: the table's seat order from this entry on
 
 
 def active_seats(n: int, dealer: int) -> tuple[int, ...]:
@@ -241,7 +245,81 @@ def apply(
             "penalty", f"penalty {offender}" + (" round" if e.round else ""), state.dealer, 1, pts, {},
             tuple(steps), state, offender=offender, round=e.round, reason=e.reason, deal_no=e.deal_no,
         )
+    if e.kind in SEAT_KINDS:
+        return seat_change(e, players, state)
     raise WiezenError(_("unknown entry kind '{kind}' (known: {kinds})").format(kind=e.kind, kinds=", ".join(KINDS)))
+
+
+def seat_text(kind: str, player: str, after: str = "") -> str:
+    """The stored line of a join or leave: ``join kris``, ``join kris after piet``, ``leave piet``."""
+    return f"{kind} {player}" + (f" after {after}" if after else "")
+
+
+def seat_input(text: str, reason: str = "") -> EntryInput:
+    """A stored join or leave (:func:`seat_text`) as the input that re-scores it."""
+    words = text.split()
+    return EntryInput(words[0], offender=words[1] if len(words) > 1 else "", reason=reason,
+                      after=words[3] if len(words) > 3 else "")
+
+
+def seating_after(initial: Sequence[str], texts: Sequence[str]) -> tuple[str, ...]:
+    """The seat order after the stored joins and leaves ``texts`` (:func:`seat_text`), in the order recorded."""
+    seats = list(initial)
+    for text in texts:
+        e = seat_input(text)
+        if e.kind == "join" and e.offender not in seats:
+            seats.insert(seats.index(e.after) + 1 if e.after in seats else len(seats), e.offender)
+        elif e.kind == "leave" and e.offender in seats:
+            seats.remove(e.offender)
+    return tuple(seats)
+
+
+def seat_change(e: EntryInput, players: Sequence[str], state: TableState) -> Scored:
+    """A player sits down (join) or gets up (leave): no points; from the next deal on the table has one player
+    more or fewer, with the sit-out rules of its size. The player who deals next stays the same person (when
+    he is the one who leaves, the next player in the seat order deals)."""
+    from .names import name_key
+
+    n = len(players)
+    dealer = players[state.dealer]
+    if e.kind == "join":
+        who = e.offender.strip()
+        if not who:
+            raise WiezenError(_("join: name the player who sits down"))
+        if any(name_key(p) == name_key(who) for p in players):
+            raise WiezenError(_("{player} sits at this table already ({players})").format(
+                player=who, players=", ".join(players)))
+        if n >= 6:
+            raise WiezenError(_("{player} cannot join: a table has at most 6 players ({players})").format(
+                player=who, players=", ".join(players)))
+        behind = resolve_player(e.after, players) if e.after else ""
+        at = players.index(behind) + 1 if behind else n
+        seating = (*players[:at], who, *players[at:])
+        steps = [_("{player} sits down after {after}: the table has {n} players").format(
+            player=who, after=seating[at - 1], n=n + 1)]
+        text = seat_text("join", who, behind)
+        new_dealer = seating.index(dealer)
+    else:
+        who = resolve_player(e.offender, players)
+        if n <= 4:
+            raise WiezenError(_("{player} cannot leave: a table has at least 4 players ({players})").format(
+                player=who, players=", ".join(players)))
+        seating = tuple(p for p in players if p != who)
+        steps = [_("{player} gets up: the table has {n} players").format(player=who, n=n - 1)]
+        text = seat_text("leave", who)
+        nxt = dealer if who != dealer else players[(state.dealer + 1) % n]
+        new_dealer = seating.index(nxt)
+    size = len(seating)
+    steps.append(
+        _("from the next deal on all four play") if size == 4
+        else _("from the next deal on the dealer sits out") if size == 5
+        else _("from the next deal on the dealer and the player opposite him sit out")
+    )
+    steps.append(_("{player} deals next").format(player=seating[new_dealer]))
+    if e.reason:
+        steps.insert(0, _("reason: {reason}").format(reason=e.reason))
+    return Scored(e.kind, text, state.dealer, 1, {}, {}, tuple(steps), TableState(new_dealer, state.pending, state.queued),
+                  offender=who, reason=e.reason, seating=seating)
 
 
 class Fold:
@@ -266,7 +344,7 @@ class Fold:
         self.deal_players: dict[int, tuple[str, ...]] = {k: tuple(v) for k, v in (deal_players or {}).items()}
         self.totals: dict[str, Points] = {p: 0 for p in self.players}
         self.rounds: dict[str, int] = {p: 0 for p in self.players}
-        self._stack: list[tuple[int, TableState, Scored]] = []
+        self._stack: list[tuple[int, TableState, Scored, tuple[str, ...]]] = []
 
     def score(self, e: EntryInput) -> Scored:
         """Entry ``e`` scored at the current state, without taking the step."""
@@ -284,15 +362,20 @@ class Fold:
             self.totals[p] = self.totals.get(p, 0) + v
         if s.kind == "penalty" and s.round:
             self.rounds[s.offender] = self.rounds.get(s.offender, 0) + 1
-        self._stack.append((no, self.state, s))
+        self._stack.append((no, self.state, s, self.players))
         self.state = s.after
+        if s.seating:  # a join or a leave: the table from the next entry on
+            self.players = s.seating
+            for p in s.seating:
+                self.totals.setdefault(p, 0)
+                self.rounds.setdefault(p, 0)
         return s
 
     def undo(self) -> int:
         """Take back the last step; returns its entry number. Raises when there is none."""
         if not self._stack:
             raise WiezenError(_("nothing to undo"))
-        no, before, s = self._stack.pop()
+        no, before, s, self.players = self._stack.pop()
         if s.kind == "deal":
             self.deal_players.pop(no, None)
         for p, v in s.points.items():

@@ -10,6 +10,8 @@
     redeal carte blanche                    a redeal; the rest of the line is the reason ("carte blanche"
                                             alone is a redeal too)
     penalty jan renonce in troef            strafpunten; "penalty jan round te laat" for a round
+    join kris [after piet]                  a player sits down (Dutch: kris schuift aan [na piet])
+    leave piet                              a player gets up (Dutch: piet stopt)
     undo [reason]
     amend 3 samen 8 jan+piet 8              (play only in practice; replay accepts it too)
 
@@ -107,6 +109,11 @@ def canonical_line(line: str) -> str:
         words = ["undo", *words[2:]]
     elif head == "opnieuw" and len(words) > 1 and words[1].lower() == "delen":
         words = ["redeal", *words[2:]]
+    elif len(words) in (3, 5) and [w.lower() for w in words[1:3]] == ["schuift", "aan"] and (
+            len(words) == 3 or words[3].lower() == "na"):  # kris schuift aan [na piet]
+        words = ["join", words[0], *(["after", words[4]] if len(words) == 5 else [])]
+    elif len(words) == 2 and words[1].lower() == "stopt" and head not in DUTCH_HEADS:  # piet stopt
+        words = ["leave", words[0]]
     elif head in DUTCH_HEADS:
         if DUTCH_HEADS[head] == "session":  # the rest as typed: a quoted name keeps its spaces
             return "session" + line.lstrip()[len(words[0]):]
@@ -151,6 +158,13 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
         return EntryInput("redeal", reason=rest)
     if head == "undo":
         return Undo(rest)
+    if head in ("join", "leave"):
+        if head == "join" and (len(words) == 2 or (len(words) == 4 and words[2].lower() == "after")):
+            return EntryInput("join", offender=words[1], after=words[3] if len(words) == 4 else "")
+        if head == "leave" and len(words) == 2:
+            return EntryInput("leave", offender=words[1])
+        raise WiezenError(_("write 'join kris', 'join kris after piet' or 'leave piet' (in Dutch: 'kris schuift "
+                            "aan', 'kris schuift aan na piet', 'piet stopt')"))
     if head == "penalty":
         if len(words) < 2:
             raise WiezenError(_("penalty needs the offender: 'penalty jan renonce in troef'"))

@@ -27,7 +27,7 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.numbers import signed
 from .migrations import SCHEMA_VERSION
-from .rows import COUNTS
+from .rows import COUNTS, JOINED_SEAT
 
 if TYPE_CHECKING:
     from ..core.rules import HouseRules
@@ -248,7 +248,9 @@ def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, i
     # points are whole or half numbers: exact in binary floating point, so the sum is exactly 0
     for eid, sid, no, n, total in conn.execute(
         "SELECT e.id, e.session_id, e.no, count(ep.entry_id), total(ep.points) FROM entries e "
-        "LEFT JOIN entry_points ep ON ep.entry_id = e.id GROUP BY e.id HAVING count(ep.entry_id) = 0 OR total(ep.points) != 0 "
+        "LEFT JOIN entry_points ep ON ep.entry_id = e.id GROUP BY e.id "
+        # a join or a leave has no points (re-scoring holds it to that)
+        "HAVING (count(ep.entry_id) = 0 AND e.kind NOT IN ('join', 'leave')) OR total(ep.points) != 0 "
         "ORDER BY e.session_id, e.no, e.id"
     ):
         if n == 0:
@@ -356,14 +358,19 @@ def _rescore(
             "WHERE st.session_id = ? ORDER BY st.seat",
             (sid,),
         ).fetchall()
+        joined = [s for s in seats if type(s[0]) is int and s[0] >= JOINED_SEAT]  # `session join`: entries' facts
+        seats = [s for s in seats if s not in joined]
         if [s[0] for s in seats] != list(range(len(seats))) or not 4 <= len(seats) <= 6 or any(s[2] is None for s in seats):
             problems.append(Problem("session", _('the seats are not 4 to 6 known players in seats 0..n-1: {seats}').format(seats=seats), sid))
             continue
+        problem = _joined_seats(conn, sid, seats, joined)
+        if problem:
+            problems.append(Problem("session", problem, sid))
         if not 0 <= first_dealer < len(seats):
             problems.append(Problem("session", _("the first dealer's seat {first_dealer} is not at the table").format(first_dealer=first_dealer), sid))
             continue
         players = tuple(s[2] for s in seats)
-        names = {s[1]: s[2] for s in seats}
+        names = {s[1]: s[2] for s in seats + joined}
         try:
             rules = rules_cache.get(rules_toml)
             if rules is None:
@@ -433,7 +440,7 @@ def _rescore(
             if (sc.contract or None) != (contract or None):
                 diffs.append(_('contract {contract}, re-scored {rescored}').format(contract=contract, rescored=sc.contract or None))
             if sc.dealer != dealer:
-                diffs.append(_('dealer {dealer}, re-scored {rescored}').format(dealer=_seat(players, dealer), rescored=players[sc.dealer]))
+                diffs.append(_('dealer {dealer}, re-scored {rescored}').format(dealer=_seat(fold.players, dealer), rescored=fold.players[sc.dealer]))
             if sc.multiplier != mult:
                 diffs.append(_('multiplier x{mult}, re-scored x{multiplier}').format(mult=mult, multiplier=sc.multiplier))
             stored = points.get(eid, {})
@@ -450,12 +457,28 @@ def _rescore(
             # amendment before it does not re-add it: only a deal's own next multiplier is its own fact
             if sc.after.dealer != nd or (sc.kind == "deal" and sc.after.pending != nm):
                 diffs.append(
-                    _('next dealer {dealer} x{nm}, re-scored {rescored} x{pending}').format(dealer=_seat(players, nd), nm=nm, rescored=players[sc.after.dealer], pending=sc.after.pending)
+                    _('next dealer {dealer} x{nm}, re-scored {rescored} x{pending}').format(dealer=_seat(sc.seating or fold.players, nd), nm=nm, rescored=(sc.seating or fold.players)[sc.after.dealer], pending=sc.after.pending)
                 )
             if diffs:
                 problems.append(Problem("rescore", _("stored {differences}").format(differences="; ".join(diffs)), sid, no, eid))
             fold.take(no, sc)
         _rescore_voided(conn, problems, counts, sid, rules, players, names, fold.deal_players)
+
+
+def _joined_seats(conn: sqlite3.Connection, sid: int, seats: list[Any], joined: list[Any]) -> str:
+    """The seats of the players who joined after the start (JOINED_SEAT, JOINED_SEAT + 1 ...) are exactly those
+    of the session's joins, in the order they first joined, and never of a player it started with."""
+    first: list[int] = []
+    for (pid,) in conn.execute(
+        "SELECT offender_id FROM entries WHERE session_id = ? AND kind = 'join' ORDER BY id", (sid,)
+    ):
+        if pid not in first and pid not in {s[1] for s in seats}:
+            first.append(pid)
+    want = [(JOINED_SEAT + i, pid) for i, pid in enumerate(first)]
+    if [(s[0], s[1]) for s in joined] != want:
+        return _("the seats of the players who joined ({seats}) are not those of its joins").format(
+            seats=[(s[0], s[2]) for s in joined])
+    return ""
 
 
 def _rescore_voided(
@@ -464,9 +487,15 @@ def _rescore_voided(
 ) -> None:
     """A voided entry no longer counts, but it was recorded by the command line all the same: re-scored from its
     deal line at the dealer and doubling it names, it must give what it stores (no 1e300 points in the bin)."""
-    from ..core.session import Fold, TableState
+    from ..core.session import Fold, TableState, seating_after
     from .rows import stored_input
 
+    first = players
+    # the joins and leaves, with when each was recorded and (if so) voided, in the order of the chain
+    moves = [(n, str(t), es, vs) for n, t, es, vs in conn.execute(
+        "SELECT e.no, e.text, (SELECT seq FROM chain WHERE kind = 'entry' AND rid = e.id), "
+        "(SELECT seq FROM chain WHERE kind = 'void' AND rid = e.id) FROM entries e "
+        "WHERE e.session_id = ? AND e.kind IN ('join', 'leave') ORDER BY e.no, e.id", (sid,))]
     points: dict[int, dict[str, float]] = {}
     takers: dict[int, dict[str, bool]] = {}
     for eid, pid, v, taker, made in conn.execute(
@@ -476,11 +505,17 @@ def _rescore_voided(
         points.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = float(v)
         if taker:
             takers.setdefault(eid, {})[names.get(pid, f"player id {pid}")] = bool(made)
-    for (eid, no, kind, text, _contract, dealer, mult, offender_id, round_, deal_no, reason) in conn.execute(
+    for (eid, no, kind, text, _contract, dealer, mult, offender_id, round_, deal_no, reason, seq) in conn.execute(
         "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
-        "e.reason FROM entries e JOIN voids v ON v.entry_id = e.id WHERE e.session_id = ? ORDER BY e.no, e.id",
+        "e.reason, (SELECT seq FROM chain WHERE kind = 'entry' AND rid = e.id) FROM entries e "
+        "JOIN voids v ON v.entry_id = e.id WHERE e.session_id = ? ORDER BY e.no, e.id",
         (sid,),
     ):
+        # the table as it was when this entry was recorded: the joins and leaves that counted then
+        players = seating_after(first, [
+            t for n, t, es, vs in moves
+            if n < no and es is not None and seq is not None and es < seq and (vs is None or vs > seq)
+        ]) if moves else first
         if not (isinstance(dealer, int) and 0 <= dealer < len(players)) or not (isinstance(mult, int) and mult >= 1):
             problems.append(Problem("rescore", _('voided, and its dealer {dealer} or doubling {mult} cannot be').format(dealer=repr(dealer), mult=repr(mult)), sid, no, eid))
             continue

@@ -16,6 +16,11 @@ def _void(led: Any, session_id: int) -> dict[str, str]:
     return {"void": str(row[0])} if row else {}
 
 
+def _seat(players: tuple[str, ...], seat: int) -> str:
+    """The player in ``seat`` (a damaged row's seat beyond the table reads as '?')."""
+    return players[seat] if 0 <= seat < len(players) else "?"
+
+
 def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     """The sheet as INTERFACE.md's JSON document.
 
@@ -29,6 +34,7 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     seals = led.seals(s.id)
     late = led.corrections(s.id) if seals else {}
     by_id = {r.id: r for r in rows}
+    seated = led.seating_at(s)  # players came and went: an entry's dealer counts in the seats of its time
 
     def correction(r: Any) -> dict[str, Any]:
         """An entry recorded after the evening ended: when, and why (the reason of what it replaced)."""
@@ -51,7 +57,8 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
                     **_void(led, s.id)},
         "entries": [
             {
-                "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,
+                "no": r.no, "kind": r.kind, "text": r.text, "dealer": _seat(seated(r.no), r.dealer),
+                "multiplier": r.multiplier,
                 "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
                 **({"reason": r.reason} if r.reason else {}),
                 **({"voided_by": r.void_action} if r.voided else {}),
@@ -61,8 +68,9 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
             for r in rows
         ],
         "totals": {p: plain(v) for p, v in led.totals(s.id).items()},
-        "dealer": s.players[state.dealer],
-        "sitting_out": list(sitting_out(s.players, state.dealer)),
+        "dealer": s.at_table[state.dealer],
+        "sitting_out": list(sitting_out(s.at_table, state.dealer)),
+        **({"seating": list(s.at_table)} if s.seating else {}),
         "pending_multiplier": state.pending,
         "rounds_owed": led.rounds_owed(s),
         **_evening(led, s),
@@ -120,7 +128,8 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
                 no=no, id=s.id, last=last, sessions=", ".join(map(str, others))))
         raise WiezenError(_("no entry {no} in session {id}").format(no=no, id=s.id))
     current = [r for r in rows if not r.voided]
-    result = fold([(r.no, r.as_input()) for r in current], s.rules, s.players, s.first_dealer)
+    result = fold([(r.no, r.as_input()) for r in current], s.rules, s.first_players, s.first_dealer)
+    seated = led.seating_at(s)
     steps: list[str] = []
     running: dict[str, Any] = {p: 0 for p in s.players}
     before = after = None
@@ -143,14 +152,14 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     rulings = _rulings(led, s, rows).get(target.id, [])
     return {
         "session": s.id, "no": no, "kind": target.kind, "text": target.text, "rules": s.rules_name,
-        "dealer": s.players[target.dealer], "multiplier": target.multiplier,
+        "dealer": _seat(seated(target.no), target.dealer), "multiplier": target.multiplier,
         "points": {p: plain(v) for p, v in target.points.items()}, "voided": target.voided,
         "explanation": steps,
         "totals_before": {p: plain(v) for p, v in before.items()},
         "totals_after": {p: plain(v) for p, v in (after or before).items()},
         "history": [
             {"text": r.text, "voided": r.voided, "how": r.void_action, "reason": r.void_reason, "at": r.created_at,
-             "dealer": s.players[r.dealer], "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}}
+             "dealer": _seat(seated(r.no), r.dealer), "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}}
             for r in versions
         ],
         "precedents": [{"id": pid, "title": title} for pid, title in rulings],
@@ -166,4 +175,4 @@ def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
     plan = parse_plan(getattr(s, "plan", None))
     if plan is None:
         return None
-    return progress(plan, len(s.players), led.deals_played(s), led.totals(s.id), just_played)
+    return progress(plan, len(s.at_table), led.deals_played(s), led.totals(s.id), just_played)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date as Date
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.rules import HouseRules
-from ..core.session import EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
+from ..core.session import SEAT_KINDS, EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
 from .bulk import insert_entries
-from .rows import COUNTS, EntryRow, NewEntry, SessionInfo, half_points, insert_entry, insert_void, new_uid, now
-from .sessions import Sessions, session_setup
+from .rows import COUNTS, JOINED_SEAT, EntryRow, NewEntry, SessionInfo, half_points, insert_entry, insert_void, new_uid, now
+from .sessions import Sessions, check_player_names, session_setup
 
 
 class Entries(Sessions):
@@ -126,7 +127,11 @@ class Entries(Sessions):
             owed = self._owed.get(s.id)
             before = owed[1] if owed is not None and owed[0] == self._unchanged() else None
             dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
-            sc = Fold(s.rules, s.players, state, dp).step(no, e)
+            if e.kind == "join" and e.offender.strip():  # the name as the ledger first recorded it
+                e = replace(e, offender=self.known_player_name(e.offender.strip()))
+            sc = Fold(s.rules, s.at_table, state, dp).step(no, e)
+            if sc.kind == "join":
+                s = self._seat_newcomer(s, sc)
             self._insert(s, no, sc)
             if then is not None:
                 then(s, no, sc)
@@ -139,7 +144,26 @@ class Entries(Sessions):
         s = self.require_open()
         state, no = self.state(s)
         dp = self._deal_players(s) if e.kind == "penalty" and e.deal_no is not None else None
-        return no, Fold(s.rules, s.players, state, dp).step(no, e)
+        return no, Fold(s.rules, s.at_table, state, dp).step(no, e)
+
+    def _seat_newcomer(self, s: SessionInfo, sc: Scored) -> SessionInfo:
+        """A player who joins gets a seat row of the session (numbered from JOINED_SEAT on, once: a player who
+        left and comes back keeps his) and, when new to the ledger, a player row. Returns the session as it
+        now reads. Refused for a name no table could take, or a player who sits at another open table."""
+        from ..core.names import name_key
+
+        check_player_names(sc.seating)
+        for other in self.open_sessions():
+            if other.id != s.id and any(name_key(p) == name_key(sc.offender) for p in other.at_table):
+                raise WiezenError(_("{player} sits at another open table ({table}: {players}): leave that table "
+                                    "first").format(player=sc.offender, table=other.table if other.table is not None
+                                                    else other.id, players=", ".join(other.at_table)))
+        if not any(name_key(p) == name_key(sc.offender) for p in s.players):
+            pid = self.player_id(sc.offender)
+            top = self.conn.execute("SELECT max(seat) FROM seats WHERE session_id = ?", (s.id,)).fetchone()[0]
+            self.conn.execute("INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
+                              (s.id, max(int(top) + 1, JOINED_SEAT), pid))
+        return self.session(s.id)
 
     def _void(self, entry_id: int, action: str, by_entry: int | None, reason: str) -> None:
         insert_void(self.conn, entry_id, action, by_entry, reason)
@@ -184,8 +208,11 @@ class Entries(Sessions):
                 raise WiezenError(_('no entry {no} in this session').format(no=no))
             if expect is not None and target[0].id != expect:
                 raise WiezenError(_('nothing amended: entry #{no} was changed meanwhile (now {text})').format(no=no, text=target[0].text))
+            if target[0].kind in SEAT_KINDS or e.kind in SEAT_KINDS:
+                raise WiezenError(_("entry {no}: a player joining or leaving is not amended: undo it while it is the "
+                                    "last entry, or record another join or leave").format(no=no))
             inputs = [(r.no, e if r.no == no else r.as_input()) for r in rows]
-            result = fold(inputs, s.rules, s.players, s.first_dealer)
+            result = fold(inputs, s.rules, s.first_players, s.first_dealer)
             new_id: int | None = None
             rescored: list[int] = []
             for r, sc in zip(rows, result.scored, strict=False):
@@ -317,7 +344,13 @@ class Entries(Sessions):
                     elif isinstance(item, Amend):
                         raise WiezenError(_("amend is for correcting a recorded session; in a session file, fix the line instead"))
                     else:
+                        if item.kind == "join" and item.offender.strip():
+                            item = replace(item, offender=self.known_player_name(item.offender.strip()))
                         sc = f.score(item)
+                        if sc.kind == "join":  # a newcomer: his seat and player rows first
+                            flush()
+                            s = self._seat_newcomer(s, sc)
+                            pids = dict(zip(s.players, s.player_ids, strict=False))
                         batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids, halves=halves)))
                         f.take(next_no, sc)
                         next_no += 1

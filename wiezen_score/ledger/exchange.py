@@ -23,6 +23,7 @@ from .export import EXPORT_FORMAT, EXPORT_VERSION, _session_cols, _session_doc, 
 from .import_check import _ENTRY_FIELDS, check_precedent, check_session, validate_header
 from .rows import (
     COUNTS,
+    JOINED_SEAT,
     NewEntry,
     end_session_row,
     half_points,
@@ -334,6 +335,22 @@ def _add_session(led: ImportLedger, s: Mapping[str, Any], open_row: tuple[int, s
     )
 
 
+def _seat_joiners(led: ImportLedger, sid: int, entries: Sequence[Mapping[str, Any]]) -> None:
+    """The players who join the session in ``entries`` (`session join`) get their seats (from JOINED_SEAT on, in
+    the order they first join) and, when new here, their player rows, before the entries that name them."""
+    conn = led.conn
+    known = {str(n).casefold() for (n,) in conn.execute(
+        "SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,))}
+    for e in entries:
+        who = e["offender"]
+        if e["kind"] != "join" or not isinstance(who, str) or who.casefold() in known:
+            continue
+        known.add(who.casefold())
+        top = conn.execute("SELECT max(seat) FROM seats WHERE session_id = ?", (sid,)).fetchone()[0]
+        conn.execute("INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
+                     (sid, max(int(top) + 1, JOINED_SEAT), led.player_id(led.known_player_name(who))))
+
+
 def _add_entries(
     led: ImportLedger,
     sid: int,
@@ -346,6 +363,7 @@ def _add_entries(
 
     Returns the numbers of entries and voids added."""
     conn = led.conn
+    _seat_joiners(led, sid, entries)
     seats = {name.casefold(): pid for name, pid in conn.execute(
         "SELECT p.name, p.id FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ?", (sid,)
     )}

@@ -128,7 +128,9 @@ def _session_doc(conn: sqlite3.Connection, r: Sequence[Any]) -> ExportSession:
     """One session of the export document, from its row in ``sessions`` (three indexed reads)."""
     sid = r[0]
     players = [n for (n,) in conn.execute(
-        "SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ? ORDER BY st.seat",
+        # the seats it started with: who joined later comes in with his join entry
+        "SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id WHERE st.session_id = ? AND st.seat < 100 "
+        "ORDER BY st.seat",
         (sid,),
     )]  # fmt: skip
     points: dict[int, dict[str, int | float]] = {}

@@ -110,7 +110,8 @@ class Facts:
                 yield (i, 0), ({"name": name, "toml": toml, "reason": reason, "added_at": at}, {"id": i}, None)
         elif kind == "session":
             seats: dict[int, list[tuple[int, int]]] = {}
-            sq = "SELECT session_id, seat, player_id FROM seats" + (" WHERE session_id = ?" if one else "")
+            # the seats the session started with (those of players who joined later are entries' facts)
+            sq = "SELECT session_id, seat, player_id FROM seats WHERE seat < 100" + (" AND session_id = ?" if one else "")
             for sid, seat, pid in c.execute(sq + " ORDER BY session_id, seat", rid_arg):
                 seats.setdefault(sid, []).append((seat, pid))
             plan = ", plan" if _has_plan(c) else ", NULL"  # an evening's length, from schema 7 on

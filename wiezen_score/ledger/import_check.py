@@ -14,7 +14,7 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from .export import EXPORT_FORMAT, EXPORT_VERSION
 
-_KINDS = ("deal", "pass", "redeal", "penalty")
+_KINDS = ("deal", "pass", "redeal", "penalty", "join", "leave")
 _SESSION_KEYS = ("uid", "name", "date", "rules_name", "rules_toml", "first_dealer", "started_at", "ended_at",
                  "source_hash", "players", "entries")  # fmt: skip
 _PRECEDENT_KEYS = ("uid", "date", "session", "entry_no", "entry", "players", "origin", "created_at", "versions")
@@ -85,6 +85,16 @@ def validate_header(doc: Any) -> None:
 
 _ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))
 _BIG = 2**40
+
+
+def _joiners(entries: Any) -> list[str]:
+    """The players the session's join entries seat, in order (each once)."""
+    out: list[str] = []
+    for e in entries:
+        if (isinstance(e, dict) and e.get("kind") == "join" and isinstance(e.get("offender"), str)
+                and e["offender"].casefold() not in {p.casefold() for p in out}):
+            out.append(e["offender"])
+    return out
 
 
 def _check_entry(e: Any, j: int, w: str, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> None:
@@ -170,7 +180,7 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
     """Check the shape of the ``i``-th session of an export document; raises WiezenError naming the bad part."""
     from ..core.dates import parse_date
     from .rows import _rules_cache
-    from .sessions import check_player_names
+    from .sessions import check_player_name, check_player_names
 
     try:
         w = f"sessions[{i}]"
@@ -219,6 +229,15 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         _need(_is_int(s["first_dealer"]) and 0 <= s["first_dealer"] < n, w, lambda: _('"first_dealer" must be a seat number'))
         seated = {p.casefold(): p for p in players}
         _need(isinstance(s["entries"], list), w, lambda: _('"entries" must be a list'))
+        joiners = [p for p in _joiners(s["entries"]) if p.casefold() not in seated]
+        if joiners:  # players who sat down later (`session join`): a table of up to six from then on
+            try:
+                for p in joiners:
+                    check_player_name(p)
+            except WiezenError as err:
+                raise _Bad(_('{w}: {error}').format(w=w, error=err)) from None
+            seated = {**seated, **{p.casefold(): p for p in joiners}}
+            n = 6
         uids_here: set[str] = set()
         for j, e in enumerate(s["entries"]):
             _check_entry(e, j, w, n, seated, seen_entries, uids_here)

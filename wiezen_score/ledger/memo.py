@@ -21,7 +21,7 @@ class MemoFold(Fold):
 
     def __init__(self, rules: HouseRules, players: Sequence[str], state: TableState | None = None) -> None:
         super().__init__(rules, players, state)
-        self._memo: dict[tuple[EntryInput, int, int, int], Scored] = {}
+        self._memo: dict[tuple[EntryInput, tuple[str, ...], int, int, int], Scored] = {}
         self._deals: dict[tuple[EntryInput, tuple[str, ...], int], Scored] = {}
 
     def score(self, e: EntryInput) -> Scored:
@@ -29,7 +29,7 @@ class MemoFold(Fold):
         if (e.kind != "deal" or e.deal_no is not None or type(st.dealer) is not int or type(st.pending) is not int
                 or type(st.queued) is not int):
             return super().score(e)
-        key = (e, st.dealer, st.pending, st.queued)
+        key = (e, self.players, st.dealer, st.pending, st.queued)  # (players: they come and go)
         sc = self._memo.get(key)
         if sc is None:
             if not 0 <= st.dealer < len(self.players):

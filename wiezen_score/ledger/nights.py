@@ -117,7 +117,7 @@ def night_doc(led: Ledger, c: Competition | None, night: Night) -> NightDoc:
     st = standing(led, c, night, [p for s in last for p in s.players])
     return {
         "night": {"name": night.name, "date": night.date, "round": rnd, "rounds": None},
-        "tables": [{"table": s.table, "session": s.id, "round": s.round, "players": list(s.players),
+        "tables": [{"table": s.table, "session": s.id, "round": s.round, "players": list(s.at_table),
                     "totals": {p: plain(v) for p, v in led.totals(s.id).items()}, "deals": deals_played(led, s.id),
                     "open": s.ended_at is None} for s in tables],
         "ranking": [{"rank": d["rank"], "player": d["player"], "score": d["score"], "points": d["points"],

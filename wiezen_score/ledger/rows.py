@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ..core.i18n import _
 from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
-from ..core.session import EntryInput
+from ..core.session import SEAT_KINDS, EntryInput, seat_input
 
 _NOW: list[Any] = [None, ""]  # the last second asked for, and its text
 
@@ -48,10 +48,30 @@ class SessionInfo:
     tag: str | None = None  # the competition the session belongs to (None: none)
     round: int | None = None  # on a night with several tables: the round ...
     table: int | None = None  # ... and the table number
+    # after `session join` / `session leave`: ``players`` is everyone who sat at the table that evening (the
+    # sheet's columns, the joined ones after the others); ``initial`` the seat order the session started with,
+    # ``seating`` the seat order now (both empty when nobody came or went: then both are ``players``)
+    initial: tuple[str, ...] = ()
+    seating: tuple[str, ...] = ()
 
     @property
     def rules(self) -> HouseRules:
         return _rules_cache(self.rules_toml, self.rules_name)
+
+    @property
+    def first_players(self) -> tuple[str, ...]:
+        """The seat order the session started with (what its first dealer is counted in)."""
+        return self.initial or self.players
+
+    @property
+    def at_table(self) -> tuple[str, ...]:
+        """The seat order now: who plays the next deal, counted from its dealer."""
+        return self.seating or self.players
+
+
+#: the seats of players who joined a session after it started (`session join`) are numbered from here, after
+#: the seats it started with; the session's own fact in the chain covers only the seats it started with
+JOINED_SEAT = 100
 
 
 _RULES_CACHE: dict[str, HouseRules] = {}
@@ -95,6 +115,8 @@ class EntryRow:
 
 def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str, deal_no: int | None) -> EntryInput:
     """A stored entry as the input that re-scores it (amend, explain and check all re-score this way)."""
+    if kind in SEAT_KINDS:
+        return seat_input(text, reason)
     return EntryInput(
         kind, text if kind == "deal" else "", offender, round_, reason, deal_no, text.endswith(" over-troel"),
     )

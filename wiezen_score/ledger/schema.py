@@ -215,6 +215,28 @@ def m015_session_voids(db: Database) -> None:
     db.execute(STANDINGS_VIEW_COUNTED)
 
 
+def m016_seat_entries(db: Database) -> None:
+    """Players come and go (`session join`, `session leave`): two more kinds of entry. SQLite cannot change a
+    CHECK constraint in place; loosening one is the one change its documentation allows through the schema's
+    text (https://www.sqlite.org/lang_altertable.html, "otherwise": writable_schema, then a new schema_version):
+    no row is rewritten, and every row already stored satisfies the wider check. The joins and leaves of a
+    session are read through an index of their own."""
+    old = "CHECK (kind IN ('deal', 'pass', 'redeal', 'penalty'))"
+    new = "CHECK (kind IN ('deal', 'pass', 'redeal', 'penalty', 'join', 'leave'))"
+    version = db.execute("PRAGMA schema_version").fetchone()[0]
+    db.execute("PRAGMA writable_schema = ON")
+    try:
+        changed = db.execute(
+            "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'entries'", (old, new)
+        ).rowcount
+        db.execute(f"PRAGMA schema_version = {int(version) + 1}")
+    finally:
+        db.execute("PRAGMA writable_schema = OFF")
+    if changed != 1 or db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        raise RuntimeError("m016: the entries table is not as the migrations left it")
+    db.execute("CREATE INDEX entries_seats ON entries(session_id) WHERE kind IN ('join', 'leave')")
+
+
 def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""

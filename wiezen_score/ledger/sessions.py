@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from datetime import date as Date
 from typing import TYPE_CHECKING, Any
@@ -11,8 +11,9 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.rules import HouseRules
 from ..core.scoring import Points
+from ..core.session import seating_after
 from .players import Players
-from .rows import COUNTS, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now
+from .rows import COUNTS, JOINED_SEAT, SessionInfo, _num, end_session_row, insert_seal, insert_session, new_uid, now
 
 if TYPE_CHECKING:
     from .seals import Seal
@@ -39,7 +40,7 @@ class Sessions(Players):
         return [s for s in (self._session("id = ?", (i,)) for i in ids) if s is not None]
 
     def several_open_error(self, open_now: list[SessionInfo]) -> WiezenError:
-        tables = "; ".join(f"{s.table}: {', '.join(s.players)}" for s in open_now)
+        tables = "; ".join(f"{s.table}: {', '.join(s.at_table)}" for s in open_now)
         return WiezenError(_("{n} tables are open ({tables}): choose one with --table (or $WIEZEN_TABLE)").format(
             n=len(open_now), tables=tables))
 
@@ -53,14 +54,40 @@ class Sessions(Players):
         if row is None:
             return None
         seats = self.conn.execute(
-            "SELECT p.name, p.id FROM seats s JOIN players p ON p.id = s.player_id WHERE s.session_id = ? ORDER BY s.seat",
+            "SELECT p.name, p.id, s.seat FROM seats s JOIN players p ON p.id = s.player_id WHERE s.session_id = ? "
+            "ORDER BY s.seat",
             (row[0],),
         ).fetchall()
+        # the players who came and went (`session join`, `session leave`; an index of their own)
+        moves = [t for (t,) in self.conn.execute(
+            "SELECT e.text FROM entries e WHERE e.session_id = ? AND e.kind IN ('join', 'leave') "
+            f"AND {COUNTS} ORDER BY e.no, e.id", (row[0],))]
+        initial = tuple(s[0] for s in seats if s[2] < JOINED_SEAT)
         return SessionInfo(
             id=row[0], uid=row[1], name=row[2], date=row[3], rules_name=row[4], rules_toml=row[5],
             players=tuple(s[0] for s in seats), player_ids=tuple(s[1] for s in seats), first_dealer=row[6],
             started_at=row[7], ended_at=row[8], plan=row[9], tag=row[10], round=row[11], table=row[12],
+            **({"initial": initial, "seating": seating_after(initial, moves)} if len(initial) < len(seats) or moves
+               else {}),
         )
+
+    def seating_at(self, s: SessionInfo) -> Callable[[int], tuple[str, ...]]:
+        """The seat order at entry number N of session ``s`` (what its dealer seat counts in): the seats it
+        started with, after the joins and leaves that count before N."""
+        if not s.initial:
+            return lambda _no: s.players
+        moves = [(int(no), str(t)) for no, t in self.conn.execute(
+            "SELECT e.no, e.text FROM entries e WHERE e.session_id = ? AND e.kind IN ('join', 'leave') "
+            f"AND {COUNTS} ORDER BY e.no, e.id", (s.id,))]
+        cache: dict[int, tuple[str, ...]] = {}
+
+        def at(no: int) -> tuple[str, ...]:
+            k = sum(1 for n, _t in moves if n < no)
+            if k not in cache:
+                cache[k] = seating_after(s.initial, [t for _n, t in moves[:k]])
+            return cache[k]
+
+        return at
 
     def open_session(self) -> SessionInfo | None:
         """The open session at the chosen table; with none chosen, the open session, or an error naming the tables
@@ -126,7 +153,7 @@ class Sessions(Players):
                                     "table").format(table=table, id=s.id, players=", ".join(s.players)))
         from ..core.names import name_key
 
-        seated = {name_key(p): o for o in open_now for p in o.players}
+        seated = {name_key(p): o for o in open_now for p in o.at_table}  # (who left a table is free)
         for p in names:
             at = seated.get(name_key(p))
             if at is not None:
@@ -319,7 +346,6 @@ def session_setup(
 def check_player_names(names: Sequence[str]) -> list[str]:
     """4 to 6 distinct names a spreadsheet cannot mistake for a formula (they start with a letter), each in
     one script and none looking like another (core/names.py). Returns them in NFC, the form stored."""
-    import re
 
     from ..core.names import check_table, name_key, normalize_name
     from ..core.text import require_utf8
@@ -328,11 +354,18 @@ def check_player_names(names: Sequence[str]) -> list[str]:
     if not 4 <= len(names) <= 6:
         raise WiezenError(_('a table has 4 to 6 players, not {n}').format(n=len(names)))
     for n in names:
-        if not re.match(r"^[^\W\d_][\w.'-]{0,29}$", n):
-            raise WiezenError(
-                _("'{name}' is not a usable player name: start with a letter; then letters, digits, . ' _ or - (no spaces, no '+', at most 30 characters)").format(name=n)
-            )
+        check_player_name(n)
     if len({name_key(n) for n in names}) != len(names):
         raise WiezenError(_('a player is named twice: {names}').format(names=', '.join(names)))
     check_table(names)
     return names
+
+
+def check_player_name(name: str) -> None:
+    """A name a spreadsheet cannot mistake for a formula: a letter first; then letters, digits, . ' _ or -."""
+    import re
+
+    if not re.match(r"^[^\W\d_][\w.'-]{0,29}$", name):
+        raise WiezenError(
+            _("'{name}' is not a usable player name: start with a letter; then letters, digits, . ' _ or - (no spaces, no '+', at most 30 characters)").format(name=name)
+        )

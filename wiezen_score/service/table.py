@@ -46,6 +46,7 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   pas                           rondje pas (everybody passed)
   redeal [REASON]               carte blanche, misdeal: the same dealer deals again
   penalty P [REASON]            strafpunten for P; 'penalty P round [REASON]': P buys a round
+  join P [after Q], leave P     a player sits down (after Q) or gets up; the table keeps its sheet
   undo [REASON]                 void the last entry that counts (asks y/N)
   amend N LINE                  correct entry N, e.g. 'amend 3 s 8 j+p 8' (asks y/N)
   explain N                     how entry N was scored
@@ -214,6 +215,8 @@ class Table:
         from ..ledger.documents import evening_progress
 
         no, sc = self.led.record(item)
+        if sc.seating:  # a player came or went: the table as it is now
+            s = self.led.session(s.id)
         parts: list[Part] = [self.view(s)]
         p = evening_progress(self.led, s, sc.kind == "deal")
         if p is not None and p.warning:

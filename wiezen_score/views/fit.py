@@ -28,6 +28,12 @@ def entry_words(e: Mapping[str, Any]) -> str:
         return _("penalty {player}").format(player=who)
     if e.get("kind") == "redeal" and text == "redeal":
         return _("redeal")
+    if e.get("kind") in ("join", "leave"):
+        words = text.split()
+        if len(words) == 4:
+            return _("join {player} after {after}").format(player=words[1], after=words[3])
+        if len(words) == 2:
+            return (_("join {player}") if words[0] == "join" else _("leave {player}")).format(player=words[1])
     return text
 
 

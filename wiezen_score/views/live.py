@@ -497,7 +497,7 @@ def live_page(
     body = sheet_fragment(doc) if fragment is None else fragment
     form = ""
     if scorer_action is not None:
-        form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
+        form = _scorer_form(scorer_action, nonce, list(doc.get("seating") or doc["session"]["players"]), contracts, message)
         if confirm is not None:
             form += _confirm_form(scorer_action, nonce, *confirm)
     return (

@@ -34,8 +34,24 @@ def status_line(players: tuple[str, ...], state: TableState) -> str:
 
 def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
     mult = f" (x{sc.multiplier})" if sc.multiplier > 1 else ""
+    if sc.seating:  # a join or a leave: no points; the table from now on
+        return f"#{no} {row_words(sc)}: " + _("at the table now: {players}").format(players=", ".join(sc.seating))
     pts = ", ".join(f"{p} {signed(v)}" for p, v in sc.points.items())
     return f"#{no} {row_words(sc)}{mult}: {pts}"
+
+
+def _not_yet_seated(doc: dict[str, Any]) -> set[str]:
+    """The players of the sheet who sat down later (their first row of the sheet is their join)."""
+    seen: set[str] = set()
+    later: set[str] = set()
+    for e in doc["entries"]:
+        if e["kind"] in ("join", "leave") and not e["voided"]:
+            who = str(e["text"]).split()[1]
+            if e["kind"] == "join" and who not in seen:
+                later.add(who)
+            seen.add(who)
+        seen.update(e["points"])
+    return {p for p in doc["session"]["players"] if p in later}
 
 
 def _ruling_mark(ids: list[int]) -> str:
@@ -55,8 +71,11 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     players = doc["session"]["players"]
     running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
     rows = []
+    away = _not_yet_seated(doc)  # players who came later (`session join`) or left: no "(out)" for them
     for e in doc["entries"]:
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
+        if e["kind"] == "join" and not e["voided"]:
+            away.discard(str(e["text"]).split()[1])
         if e["voided"]:
             cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
             text = _("~{entry}~ voided").format(entry=entry_words(e)) + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
@@ -68,9 +87,11 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
             running[p] += v
         cells = []
         for p in players:
-            if p not in e["points"]:
-                cells.append(_("{points}  (out)").format(points=fmt(plain(running[p]))) if e["kind"] != "penalty"
-                             else fmt(plain(running[p])))
+            if p in away:
+                cells.append("")
+            elif p not in e["points"]:
+                cells.append(_("{points}  (out)").format(points=fmt(plain(running[p])))
+                             if e["kind"] not in ("penalty", "join", "leave") else fmt(plain(running[p])))
             elif e["kind"] in ("pass", "redeal") or (e["kind"] == "penalty" and e["points"][p] == 0):
                 cells.append(fmt(plain(running[p])))
             else:
@@ -81,6 +102,8 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
         if e.get("correction"):
             text += f" ({correction_note(e['correction'])})"
         rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
+        if e["kind"] == "leave":  # his total stays on this row; blank after it
+            away.add(str(e["text"]).split()[1])
     shown = doc["entries"]
     if last is not None:
         rows, shown = rows[-last:], shown[-last:]
@@ -102,8 +125,9 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
         out.append(_("(no entries yet)"))
     out.append(_("totals: {points}").format(points=", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items())))
     if s["open"]:
-        st = TableState(players.index(doc["dealer"]), doc["pending_multiplier"])
-        out.append(_("next: {status}").format(status=status_line(tuple(players), st)))
+        seating = tuple(doc.get("seating") or players)  # players came and went: the table as it is now
+        st = TableState(seating.index(doc["dealer"]), doc["pending_multiplier"])
+        out.append(_("next: {status}").format(status=status_line(seating, st)))
     owed = {p: n for p, n in doc["rounds_owed"].items() if n}
     if owed:
         out.append(_("rounds owed: {owed}").format(owed=", ".join(f"{p} {n}" for p, n in owed.items())))

@@ -48,7 +48,7 @@ class Room(Followed):
         tables: list[dict[str, Any]] = []
         for s in led.open_sessions():
             entries = [e for e in sheet_doc(led, s)["entries"] if not e["voided"]]
-            tables.append({"table": s.table, "session": s.id, "round": s.round, "players": list(s.players),
+            tables.append({"table": s.table, "session": s.id, "round": s.round, "players": list(s.at_table),
                            "totals": dict(led.totals(s.id)), "last": [f"#{e['no']} {e['text']}" for e in entries[-LAST_DEALS:]]})
         n = current_night(led)
         doc = {"tables": tables, "night": night_doc(led, None, n) if n is not None and n.open else None}
