@@ -147,3 +147,21 @@ def test_the_words_players_say_at_the_prompt_and_in_a_file(tmp_path):
     assert [e["kind"] for e in sheet(db2)["entries"]] == ["join", "leave"]
     nl = wz(db2, "--lang", "nl", "sheet").output
     assert "kris schuift aan na piet" in nl and "kris stopt" in nl
+
+
+def test_the_phone_seats_and_unseats_as_the_prompt_does(tmp_path):
+    from _ledger_helpers import copy_ledger
+
+    from wiezen_score.web.scorer import Scorer
+
+    first = tmp_path / "play.db"
+    start(first)
+    second = copy_ledger(first, tmp_path / "phone.db")
+    lines = ["s 8 j+p 9", "kris schuift aan na piet", "s 8 kris+mieke 9", "leave lotte"]
+    assert wz(first, "play", input="\n".join(lines) + "\n").exit_code == 0
+    scorer = Scorer(str(second))
+    for line in lines:
+        answer = dict(scorer.answer("entry", line))
+        assert answer["ok"], (line, answer)
+    assert sheet(second) == sheet(first)
+    assert sheet(second)["seating"] == ["jan", "piet", "kris", "mieke"]
