@@ -207,7 +207,8 @@ def pass_(ctx: click.Context) -> None:
 @click.option("--reason", default="", help="e.g. carte blanche, misdeal.")
 @click.pass_context
 def redeal(ctx: click.Context, reason: str) -> None:
-    """Record a redeal (carte blanche, misdeal): the same dealer deals again, a pending doubling stays.
+    """Record a redeal (carte blanche, misdeal): the same dealer deals again (the next one under house rules
+    with [redeal] dealer = "next"), a pending doubling stays.
 
     \b
     Example:
