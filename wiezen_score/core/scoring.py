@@ -1,7 +1,7 @@
 """Scoring a deal under house rules (shared/SCORING.md), with the steps that led to the figure.
 
-Points are exact: whole numbers, except the one case SCORING.md allows a half point (split miseries),
-where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
+Points are exact: whole numbers, except where several players on miserie share an amount (split miseries,
+a pool of miseries: core/pool.py) and a half point can appear; a :class:`fractions.Fraction` is used there. Every deal sums to exactly 0.
 """
 
 from __future__ import annotations
