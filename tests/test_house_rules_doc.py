@@ -14,6 +14,7 @@ from _ledger_helpers import DATA, ROOT
 from click.testing import CliRunner
 
 from wiezen_score.cli import cli
+from wiezen_score.core import rulekeys
 from wiezen_score.core import rules as rules_mod
 from wiezen_score.core.presets import preset_text
 from wiezen_score.core.rules import PRESETS, load_toml, parse_rules
@@ -22,16 +23,22 @@ DOC = ROOT / "docs" / "house-rules.md"
 TEXT = DOC.read_text(encoding="utf-8")
 
 # the files the examples name: the same as a preset with the one line the page says changed
-FILES = {"optellen.toml": DATA / "rules-add.toml"}
+FILES = {"optellen.toml": DATA / "rules-add.toml", **{name: DATA / "house-rules-doc" / name for name in (
+    "duur-verliezen.toml", "over-troel-duur.toml", "per-niveau.toml", "pot.toml", "pot-als-team.toml")}}
 
 
 def _sections() -> dict[str, str]:
-    """Each `### `key`` heading with the text under it (up to the next heading)."""
+    """Each `### `key`` heading with the text under it (up to the next heading). A key that has a section
+    already (`dealer` of `[redeal]`, `lost` of a miserie) is named by its part of the page: `redeal.dealer`,
+    `miserie.lost`."""
     out: dict[str, str] = {}
     parts = re.split(r"^(#{2,3} .*)$", TEXT, flags=re.M)
+    part = ""
     for head, body in zip(parts[1::2], parts[2::2], strict=False):
+        if head.startswith("## "):
+            part = "redeal" if "[redeal]" in head else "miserie" if "Miserie contracts" in head else ""
         for key in re.findall(r"`([a-z_]+)`", head) if head.startswith("### ") else []:
-            out[key] = body
+            out[f"{part}.{key}" if key in out else key] = body
     return out
 
 
@@ -41,10 +48,13 @@ SECTIONS = _sections()
 def _accepted_keys() -> dict[str, set[str]]:
     """Every key the loader accepts, by where it goes (read from the loader, not copied here)."""
     return {
-        "top": set(rules_mod._TOP_KEYS) - {"all_pass", "contracts"},
+        "top": set(rules_mod._TOP_KEYS) - {"all_pass", "contracts", "redeal"},
         "all_pass": set(rules_mod._ALL_PASS_KEYS),
+        "redeal": {f"redeal.{k}" for k in rulekeys.REDEAL_KEYS},
         "trick": set(rules_mod._TRICK_KEYS),
-        "miserie": set(rules_mod._MISERIE_KEYS),
+        # a miserie key that means something else for a trick contract has its own section: miserie.lost
+        # (aliases mean the same for both: one section)
+        "miserie": {f"miserie.{k}" if k in rules_mod._TRICK_KEYS - {"aliases"} else k for k in rules_mod._MISERIE_KEYS},
     }
 
 
@@ -70,9 +80,15 @@ def test_every_key_has_a_section(key):
 
 def _presets_setting(key: str) -> set[str]:
     out = set()
+    part, _dot, key = key.rpartition(".")
     for name in PRESETS:
         d = load_toml(preset_text(name))
-        tables = [d, d.get("all_pass", {}), *d.get("contracts", {}).values()]
+        contracts = d.get("contracts", {}).values()
+        tables = {
+            "": [d, d.get("all_pass", {}), *contracts],
+            "redeal": [d.get("redeal", {})],
+            "miserie": [c for c in contracts if "miserie" in c],
+        }[part]
         if any(key in t for t in tables):
             out.add(name)
     return out

@@ -104,11 +104,11 @@ def test_a_backup_is_made_before_upgrading(old):
 
 def test_several_processes_upgrading_at_once_upgrade_once(old):
     before = rows(old)
-    procs = [popen(old, *args) for args in (["sessions"], ["sheet"], ["deal", "pas"], ["check"])]
+    procs = [popen(old, *args) for args in (["sessions"], ["sheet"], ["deal", "samen", "9"], ["check"])]
     outs = [p.communicate(timeout=60) for p in procs]
     for _p, (_out, err) in zip(procs, outs, strict=False):
         assert "Traceback" not in err and "locked" not in err.lower(), err
-    assert [p.returncode for p in procs] == [0, 0, 1, 0]  # `deal pas` is refused: a pass is `wiezen pass`
+    assert [p.returncode for p in procs] == [0, 0, 1, 0]  # `deal samen 9` is refused: no taker, no tricks
     assert user_version(old) == ledger_mod.SCHEMA_VERSION
     assert len(backups(old)) == (1 if ledger_mod.SCHEMA_VERSION > 1 else 0)
     assert rows(old) == before

@@ -144,10 +144,11 @@ def test_miserie_op_tafel_is_open_miserie_and_not_a_player(table):
     assert counting(table)[0][2] == {"anna": -24, "bob": -24, "rené": -24, "lotte": 72}
 
 
-def test_deal_points_rondje_pas_and_carte_blanche_to_their_commands(table):
-    assert "wiezen pass" in error(table, "deal", "rondje", "pas")
-    assert "wiezen pass" in error(table, "deal", "passen")
-    assert "wiezen redeal --reason 'carte blanche'" in error(table, "deal", "carte", "blanche")
+def test_deal_points_a_penalty_and_an_undo_to_their_commands(table):
+    # (a rondje pas and a carte blanche are recorded by `deal` itself: tests/test_deal_pass_redeal_words.py)
+    assert "wiezen penalty PLAYER" in error(table, "deal", "penalty", "anna")
+    assert "wiezen penalty PLAYER" in error(table, "deal", "straf", "anna", "renonce")
+    assert "wiezen undo" in error(table, "deal", "ongedaan", "maken")
     assert sheet(table)["entries"] == []  # nothing written
 
 

@@ -86,6 +86,36 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         raise click.UsageError(_("give a DEAL or --each FILE, not both"))
     if each is None and not deal:
         raise click.UsageError(_("give a DEAL to score, e.g. `wiezen calc samen 9 A+B 11`, or --each FILE"))
+    if as_json and each is None:  # one deal as JSON: an error is JSON too, {"error": TEXT} (English, as all JSON)
+        from ..core.i18n import english
+
+        with english():
+            try:
+                rules, names = _rules_and_players(ctx, rules_spec, players)
+                line = deal_text(deal)
+                _text, s = score_line(line, rules, names, multiplier, over_troel)
+            except WiezenError as e:
+                echo_json({"error": str(e)})
+                ctx.exit(1)
+        echo_json(_doc(line, rules, s))
+        return
+    rules, names = _rules_and_players(ctx, rules_spec, players)
+    if each is None:
+        line = deal_text(deal)
+        text, s = score_line(line, rules, names, multiplier, over_troel)
+        echo(table([[p, signed(v)] for p, v in s.points.items()], [_("player"), _("points")], colalign=("left", "right")))
+        echo()
+        echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
+        for step in s.explanation:
+            echo(f"  {step}")
+        return
+    failed = _each(each, rules, names, multiplier, over_troel, as_json)
+    if failed:
+        ctx.exit(1)
+
+
+def _rules_and_players(ctx: click.Context, rules_spec: str | None, players: str | None) -> tuple[HouseRules, list[str]]:
+    """The house rules and the four players of --rules and --players, or of the open session, or the defaults."""
     session_players, session_rules = (None, None)
     if players is None or rules_spec is None:
         session_players, session_rules = _defaults(ctx)
@@ -111,25 +141,7 @@ def calc(ctx: click.Context, deal: tuple[str, ...], rules_spec: str | None, play
         names = list(session_players)
     else:
         names = ["A", "B", "C", "D"]
-    if each is None:
-        line = deal_text(deal)
-        if as_json:  # JSON is English in every language
-            from ..core.i18n import english
-
-            with english():
-                text, s = score_line(line, rules, names, multiplier, over_troel)
-            echo_json(_doc(line, rules, s))
-            return
-        text, s = score_line(line, rules, names, multiplier, over_troel)
-        echo(table([[p, signed(v)] for p, v in s.points.items()], [_("player"), _("points")], colalign=("left", "right")))
-        echo()
-        echo(f"{text} ({rules.name}{f', x{multiplier}' if multiplier > 1 else ''}):")
-        for step in s.explanation:
-            echo(f"  {step}")
-        return
-    failed = _each(each, rules, names, multiplier, over_troel, as_json)
-    if failed:
-        ctx.exit(1)
+    return rules, names
 
 
 def _each(src: BinaryIO, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool, as_json: bool) -> int:

@@ -226,8 +226,8 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     DEAL: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS, or CONTRACT PLAYER TRICKS [PLAYER TRICKS ...] for
     miseries. Contracts may be abbreviated (s samen, a alleen, t troel, ab abondance, gm grote-miserie,
     om open-miserie ...) or said as at the table (solo slim, grote miserie, miserie op tafel); players
-    may be named by any unambiguous prefix, with or without accents (rene for René). A rondje pas is
-    `wiezen pass`, a carte blanche `wiezen redeal`.
+    may be named by any unambiguous prefix, with or without accents (rene for René). `wiezen deal
+    rondje pas` records a rondje pas (as `wiezen pass` does), `wiezen deal carte blanche` a redeal.
 
     \b
     Examples:
@@ -238,19 +238,20 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
         wiezen deal troel j+m 8
         wiezen deal grote-miserie jan 0 piet 2
     """
-    from ..core.sessionfile import parse_entry
+    from ..core.sessionfile import Undo, canonical_line, parse_entry
 
-    command = {"penalty": _("penalty PLAYER"), "undo": "undo", "ongedaan": "undo"}.get(deal[0].lower())
+    text = deal_text(deal)
+    # what the table says for a rondje pas or a redeal (rondje pas, passen, carte blanche, herdelen) is recorded
+    # as such, as `play` and a session file take it; a penalty or an undo has its own command
+    e = parse_entry(canonical_line(text).split())
+    command = _("penalty PLAYER") if isinstance(e, EntryInput) and e.kind == "penalty" else "undo" if isinstance(e, Undo) else ""
     if command:
         raise WiezenError(_("'{word}' is not a deal: use `wiezen {command}`").format(word=deal[0], command=command))
-    text = deal_text(deal)
-    e = parse_entry(text.split())  # what the table says for a rondje pas or a redeal: point to its command
-    if isinstance(e, EntryInput) and e.kind == "pass":
-        raise WiezenError(_("'{text}' is not a deal: a rondje pas is recorded with `wiezen pass`").format(text=text))
-    if isinstance(e, EntryInput) and e.kind == "redeal":
-        how = f" --reason '{e.reason}'" if e.reason else ""
-        raise WiezenError(_("'{text}' is not a deal: a redeal is recorded with `wiezen redeal{how}`").format(
-            text=text, how=how))
+    if isinstance(e, EntryInput) and e.kind in ("pass", "redeal"):
+        if over_troel:
+            raise WiezenError(_("--over-troel is for a miserie bid over a troel, not for '{text}'").format(text=text))
+        _record(ctx, e)
+        return
     _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 
@@ -273,7 +274,8 @@ def pass_(ctx: click.Context) -> None:
 @click.option("--reason", default="", help="e.g. carte blanche, misdeal.")
 @click.pass_context
 def redeal(ctx: click.Context, reason: str) -> None:
-    """Record a redeal (carte blanche, misdeal): the same dealer deals again, a pending doubling stays.
+    """Record a redeal (carte blanche, misdeal): the same dealer deals again (the next one under house rules
+    with [redeal] dealer = "next"), a pending doubling stays.
 
     \b
     Example:

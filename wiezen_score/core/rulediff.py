@@ -21,7 +21,8 @@ _TRICK_FIELDS = (
     ("undertrick", "undertrick"), ("all_tricks", "all_tricks"), ("all_tricks_times", "all_tricks_times"),
     ("doublings", "doublings"),
 )  # fmt: skip
-_MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"))
+_MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"),
+                   ("lost", "lost"), ("lost_per_trick", "lost_per_trick"), ("over_troel_lost", "over_troel_lost"))
 
 
 def flatten_rules(r: HouseRules) -> dict[str, Any]:
@@ -33,6 +34,8 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
         "doubling": r.doubling,
         "all_pass.dealer": r.all_pass_dealer,
         "all_pass.double": r.all_pass_double,
+        "pool_times": r.pool_times,
+        "redeal.dealer": r.redeal_dealer,
     }
     for c in r.contracts:
         fields = _TRICK_FIELDS if isinstance(c, TrickContract) else _MISERIE_FIELDS

@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
+from .rulekeys import MULTI_MISERIE, POOL_TIMES, PerLevel, at_level, miserie_lost, per_level, pool_times, redeal_dealer
 
 PRESETS: tuple[str, ...] = (
     "whisthub",
@@ -35,7 +36,8 @@ PRESET_DESCRIPTIONS: tuple[str, ...] = (
                        "was not at hand)"),
 )
 #: how several miseries of one deal are settled, and how doublings combine, as a summary says them
-_MULTI_MISERIE_WORDS = {"alone": NP_("several miseries", "alone"), "split": NP_("several miseries", "split")}
+_MULTI_MISERIE_WORDS = {"alone": NP_("several miseries", "alone"), "split": NP_("several miseries", "split"),
+                        "pool": NP_("several miseries", "pool")}
 _DOUBLING_WORDS = {"multiply": NP_("doublings", "multiply"), "add": NP_("doublings", "add")}
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
@@ -59,11 +61,11 @@ class TrickContract:
     made: tuple[int, ...]
     lost: tuple[int, ...]
     aliases: tuple[str, ...] = ()
-    overtrick: int = 0
+    overtrick: PerLevel = 0  # one amount, or one per level (as undertrick and all_tricks)
     overtrick_cap: int | None = None
     promote: bool = False
-    undertrick: int = 0
-    all_tricks: int | None = None
+    undertrick: PerLevel = 0
+    all_tricks: PerLevel | None = None  # in a list, 0: no all-tricks amount at that level
     all_tricks_times: int | None = None
     doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
 
@@ -75,6 +77,17 @@ class TrickContract:
         i = self.levels.index(level)
         return self.made[i], self.lost[i]
 
+    def overtrick_at(self, level: int) -> int:
+        return at_level(self.overtrick, self.levels.index(level)) or 0
+
+    def undertrick_at(self, level: int) -> int:
+        return at_level(self.undertrick, self.levels.index(level)) or 0
+
+    def all_tricks_at(self, level: int) -> int | None:
+        """The fixed amount for all 13 tricks at ``level``, or None (none given, or 0 in a list)."""
+        v = at_level(self.all_tricks, self.levels.index(level))
+        return None if v is None or (v == 0 and isinstance(self.all_tricks, tuple)) else v
+
 
 @dataclass(frozen=True, slots=True)
 class MiserieContract:
@@ -85,10 +98,23 @@ class MiserieContract:
     points: int
     aliases: tuple[str, ...] = ()
     over_troel: int | None = None
+    # a lost miserie's own amount (default: points), what each further trick adds, and over a troel
+    lost: int | None = None
+    lost_per_trick: int = 0
+    over_troel_lost: int | None = None
 
     @property
     def is_miserie(self) -> bool:
         return True
+
+    def lost_amount(self, tricks: int, over_troel: bool = False) -> int:
+        """What the miserie costs (per player) when lost with ``tricks``: its lost amount (over a troel:
+        over_troel_lost, else over_troel), and lost_per_trick for each trick further from what it allows."""
+        if over_troel and self.over_troel is not None:
+            base = self.over_troel_lost if self.over_troel_lost is not None else self.over_troel
+        else:
+            base = self.lost if self.lost is not None else self.points
+        return base + self.lost_per_trick * (abs(tricks - self.tricks) - 1)
 
 
 Contract = TrickContract | MiserieContract
@@ -100,10 +126,12 @@ class HouseRules:
     contracts: tuple[Contract, ...]
     description: str = ""
     penalty: int = 5
-    multi_miserie: str = "alone"  # "alone" | "split"
+    multi_miserie: str = "alone"  # "alone" | "split" | "pool"
     all_pass_dealer: str = "same"  # "same" | "next"
     all_pass_double: str = "none"  # "none" | "once" | "stack" | "queue"
     doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
+    pool_times: int = POOL_TIMES  # multi_miserie = "pool": a miserie player's amount times this
+    redeal_dealer: str = "same"  # who deals after a redeal: "same" | "next"
     # every name and alias -> its contract, made from the contracts
     _index: Mapping[str, Contract] = field(init=False, compare=False, repr=False)
 
@@ -139,7 +167,8 @@ def normalize_word(word: str) -> str:
 # Loading
 
 
-_TOP_KEYS = {"name", "description", "penalty", "multi_miserie", "doubling", "all_pass", "contracts"}
+_TOP_KEYS = {"name", "description", "penalty", "multi_miserie", "doubling", "all_pass", "contracts",
+             "pool_times", "redeal"}
 _ALL_PASS_KEYS = {"dealer", "double"}
 _TRICK_KEYS = {
     "team", "aliases", "levels", "made", "lost", "overtrick", "overtrick_cap", "promote",
@@ -147,7 +176,7 @@ _TRICK_KEYS = {
 }
 ALL_PASS_DOUBLE = ("none", "once", "stack", "queue")
 DOUBLING = ("multiply", "add")
-_MISERIE_KEYS = {"aliases", "miserie", "points", "over_troel"}
+_MISERIE_KEYS = {"aliases", "miserie", "points", "over_troel", "lost", "lost_per_trick", "over_troel_lost"}
 
 
 class _Lines:
@@ -223,8 +252,9 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         raise fail(_("'description' must be text"), None, "description")
     penalty = _amount(data.get("penalty", 5), "penalty", lambda m: fail(m, None, "penalty"))
     mm = data.get("multi_miserie", "alone")
-    if mm not in ("alone", "split"):
-        raise fail(_("'multi_miserie' must be \"alone\" or \"split\""), None, "multi_miserie")
+    if mm not in MULTI_MISERIE:
+        raise fail(_("'multi_miserie' must be \"alone\", \"split\" or \"pool\""), None, "multi_miserie")
+    times = pool_times(data, mm, _amount, lambda m, k: fail(m, None, k))
     ap = data.get("all_pass", {})
     if not isinstance(ap, dict):
         raise fail(_("'all_pass' must be a table: [all_pass]"), None, "all_pass")
@@ -238,6 +268,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
     if double not in ALL_PASS_DOUBLE:
         raise fail(_("[all_pass] double must be \"none\", \"once\", \"stack\" or \"queue\" (got {value})").format(value=repr(double)),
                    "all_pass", "double")
+    redeal = redeal_dealer(data, fail)
     doubling = data.get("doubling", "multiply")
     if doubling not in DOUBLING:
         raise fail(_("'doubling' must be \"multiply\" or \"add\" (got {value})").format(value=repr(doubling)), None, "doubling")
@@ -277,6 +308,8 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         all_pass_double=double,
         doubling=doubling,
         contracts=tuple(contracts),
+        pool_times=times,
+        redeal_dealer=redeal,
     )
 
 
@@ -324,7 +357,8 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         ot = spec.get("over_troel")
         if ot is not None:
             ot = _amount(ot, "over_troel", lambda m: cfail(m, "over_troel"))
-        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot)
+        lost = miserie_lost(spec, ot is not None, _amount, cfail)
+        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot, **lost)
     for k in spec:
         if k not in _TRICK_KEYS:
             raise cfail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TRICK_KEYS))), k)
@@ -350,9 +384,9 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     if any(not 1 <= lv <= 13 for lv in levels) or list(levels) != sorted(set(levels)):
         raise cfail(_("'levels' must be increasing numbers of tricks from 1 to 13"), "levels")
     opts: dict[str, Any] = {}
-    for key in ("overtrick", "undertrick"):
+    for key in ("overtrick", "undertrick", "all_tricks"):  # one amount, or a list of one per level
         if key in spec:
-            opts[key] = _amount(spec[key], key, lambda m, _k=key: cfail(m, _k))
+            opts[key] = per_level(spec, key, len(levels), _amount, cfail)
     if "overtrick_cap" in spec:
         cap = _amount(spec["overtrick_cap"], "overtrick_cap", lambda m: cfail(m, "overtrick_cap"))
         if not levels[0] <= cap <= 13:
@@ -362,12 +396,10 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if not isinstance(spec["promote"], bool):
             raise cfail(_("'promote' must be true or false"), "promote")
         opts["promote"] = spec["promote"]
-        if spec["promote"] and spec.get("overtrick"):
+        if spec["promote"] and any(at_level(opts.get("overtrick", 0), i) for i in range(len(levels))):
             raise cfail(_("'promote' replaces overtrick points: give one or the other"), "promote")
     if "all_tricks" in spec and "all_tricks_times" in spec:
         raise cfail(_("give 'all_tricks' or 'all_tricks_times', not both"), "all_tricks_times")
-    if "all_tricks" in spec:
-        opts["all_tricks"] = _amount(spec["all_tricks"], "all_tricks", lambda m: cfail(m, "all_tricks"))
     if "all_tricks_times" in spec:
         opts["all_tricks_times"] = _amount(
             spec["all_tricks_times"], "all_tricks_times", lambda m: cfail(m, "all_tricks_times"), minimum=1
@@ -409,6 +441,11 @@ def to_toml(rules: HouseRules) -> str:
         f"dealer = {_toml_str(rules.all_pass_dealer)}",
         f"double = {_toml_str(rules.all_pass_double)}",
     ]
+    # the keys of issue 30, written only when they differ from their defaults (files from before stay as they were)
+    if rules.pool_times != POOL_TIMES:
+        out.insert(5, f"pool_times = {rules.pool_times}")
+    if rules.redeal_dealer != "same":
+        out += ["", "[redeal]", f"dealer = {_toml_str(rules.redeal_dealer)}"]
     for c in rules.contracts:
         out += ["", f"[contracts.{c.name}]"]
         if isinstance(c, TrickContract):
@@ -420,7 +457,7 @@ def to_toml(rules: HouseRules) -> str:
             for key in ("overtrick", "overtrick_cap", "undertrick", "all_tricks", "all_tricks_times", "doublings"):
                 v = getattr(c, key)
                 if v is not None and not (key in ("overtrick", "undertrick", "doublings") and v == 0):
-                    out.append(f"{key} = {v}")
+                    out.append(f"{key} = {_toml_list(v) if isinstance(v, tuple) else v}")
             if c.promote:
                 out.append("promote = true")
         else:
@@ -429,6 +466,8 @@ def to_toml(rules: HouseRules) -> str:
             out += [f"miserie = {c.tricks}", f"points = {c.points}"]
             if c.over_troel is not None:
                 out.append(f"over_troel = {c.over_troel}")
+            out += [f"{key} = {v}" for key in ("lost", "lost_per_trick", "over_troel_lost")
+                    if (v := getattr(c, key)) is not None and not (key == "lost_per_trick" and v == 0)]
     return "\n".join(out) + "\n"
 
 
@@ -450,4 +489,8 @@ def summary(rules: HouseRules) -> str:
     if rules.doubling != "multiply":
         how = _DOUBLING_WORDS.get(rules.doubling)
         out += _("; doublings {how}").format(how=pgettext("doublings", how) if how else rules.doubling)
+    if rules.multi_miserie == "pool" and rules.pool_times != POOL_TIMES:
+        out += _(" (each x{n})").format(n=rules.pool_times)
+    if rules.redeal_dealer != "same":
+        out += _("; redeal: next dealer")
     return out

@@ -1,7 +1,7 @@
 """Scoring a deal under house rules (shared/SCORING.md), with the steps that led to the figure.
 
-Points are exact: whole numbers, except the one case SCORING.md allows a half point (split miseries),
-where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
+Points are exact: whole numbers, except where several players on miserie share an amount (split miseries,
+a pool of miseries: core/pool.py) and a half point can appear; a :class:`fractions.Fraction` is used there. Every deal sums to exactly 0.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def _trick(
     c: TrickContract = deal.contract
     lv, t = deal.level, deal.tricks
     made_amt, lost_amt = c.amounts(lv)
+    over_each, under_each, all13 = c.overtrick_at(lv), c.undertrick_at(lv), c.all_tricks_at(lv)  # (per level)
     who = "+".join(deal.takers)
     label = f"{c.name} {lv}" if len(c.levels) > 1 or lv != 13 else c.name
     made = t >= lv
@@ -119,10 +120,13 @@ def _trick(
             ngettext("{label} by {who}: made with {tricks} tricks", "{label} by {who}: made with {tricks} tricks", t)
             .format(label=label, who=who, tricks=t)
         )
-        if t == 13 and c.all_tricks is not None:
-            x = c.all_tricks
+        if t == 13 and all13 is not None:
+            x = all13
             steps.append(_("all 13 tricks: {points}").format(points=x))
         else:
+            if t == 13 and isinstance(c.all_tricks, tuple):
+                steps.append(_("all 13 tricks: no all-tricks amount at level {level} (0 in the list), "
+                               "the tricks count as usual").format(level=lv))
             if c.promote and t > lv:
                 top = max(lv2 for lv2 in c.levels if lv2 <= t)
                 x = c.amounts(top)[0]
@@ -133,10 +137,10 @@ def _trick(
                     if top != lv
                     else _("{contract} {level} made: {points}").format(contract=c.name, level=lv, points=x)
                 )
-            elif c.overtrick and t > lv:
+            elif over_each and t > lv:
                 counted = min(t, c.overtrick_cap) if c.overtrick_cap is not None else t
                 over = max(counted - lv, 0)  # a cap below the level bid: no overtrick counts
-                x = made_amt + c.overtrick * over
+                x = made_amt + over_each * over
                 cap_note = (
                     _(" (none beyond the {cap}th trick)").format(cap=c.overtrick_cap) if counted < t else ""
                 )
@@ -145,7 +149,7 @@ def _trick(
                         "{made} + {over} overtrick x {each} = {points}{cap_note}",
                         "{made} + {over} overtricks x {each} = {points}{cap_note}",
                         over,
-                    ).format(made=made_amt, over=over, each=c.overtrick, points=x, cap_note=cap_note)
+                    ).format(made=made_amt, over=over, each=over_each, points=x, cap_note=cap_note)
                 )
             else:
                 x = made_amt
@@ -157,7 +161,7 @@ def _trick(
                 doublings.append((_("all 13 tricks"), c.all_tricks_times, 1, True))
     else:
         short = lv - t
-        x = lost_amt + c.undertrick * (short - 1)
+        x = lost_amt + under_each * (short - 1)
         steps.append(
             ngettext(
                 "{label} by {who}: lost with {tricks} tricks, {short} short",
@@ -165,13 +169,13 @@ def _trick(
                 t,
             ).format(label=label, who=who, tricks=t, short=short)
         )
-        if c.undertrick and short > 1:
+        if under_each and short > 1:
             steps.append(
                 ngettext(
                     "{lost} + {n} further undertrick x {each} = {points}",
                     "{lost} + {n} further undertricks x {each} = {points}",
                     short - 1,
-                ).format(lost=lost_amt, n=short - 1, each=c.undertrick, points=x)
+                ).format(lost=lost_amt, n=short - 1, each=under_each, points=x)
             )
         else:
             steps.append(_("{label} lost: {points}").format(label=label, points=x))
@@ -260,8 +264,10 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
         else ngettext("exactly {n} trick", "exactly {n} tricks", c.tricks).format(n=c.tricks)
     )
     results = [(p, t == c.tricks) for p, t in deal.plays]
+    amounts: dict[str, int] = {}  # each miserie player's amount: x when made, else what it costs (lost = N)
     for p, ok in results:
         t = dict(deal.plays)[p]
+        amounts[p] = x if ok else c.lost_amount(t, deal.over_troel)
         if ok:
             line = ngettext(
                 "{contract} by {player} ({need}): made with {tricks} trick, {points}",
@@ -274,10 +280,21 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
                 "{contract} by {player} ({need}): lost with {tricks} tricks, {points}",
                 t,
             )
-        steps.append(line.format(contract=c.name, player=p, need=need, tricks=t, points=x))
+        steps.append(line.format(contract=c.name, player=p, need=need, tricks=t, points=amounts[p]))
+        if amounts[p] != x:
+            steps.append(_lost_step(c, p, t, amounts[p]))
+    if rules.multi_miserie == "pool" and 1 < len(results) < len(active):
+        from .pool import pool
+
+        pool_pts, pool_steps = pool(amounts, dict(results), active, rules.pool_times)
+        made_all = {ok for _p, ok in results}
+        return dict(pool_pts), (made_all.pop() if len(made_all) == 1 else None), steps + pool_steps
     pts: dict[str, Points] = {p: 0 for p in active}
-    if len(results) == 1 or rules.multi_miserie == "alone":
+    if len(results) == 1 or rules.multi_miserie in ("alone", "pool"):
+        if len(results) > 1 and rules.multi_miserie == "pool":  # every player of the deal is on miserie
+            steps.append(_("every player of the deal is on miserie: under the pool each is settled alone"))
         for p, ok in results:
+            x = amounts[p]
             for q, v in _settle([p], active, x, ok, solo=True).items():
                 pts[q] += v
             if len(results) > 1:
@@ -310,19 +327,26 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     if not winners or not losers:
         sign = 1 if winners else -1
         for p in on:
-            pts[p] = sign * 3 * x
+            pts[p] = sign * 3 * amounts[p]  # (lost amounts may differ: lost_per_trick)
         if others:
-            share = _share(-sign * 3 * x * len(on), len(others))
+            total = -sign * 3 * sum(amounts[p] for p in on)
+            share = _share(total, len(others))
             for p in others:
                 pts[p] = share
-            steps.append(
-                (_("several miseries (split), all made: each {each}; the others share {total}: {share} each")
-                 if winners else
-                 _("several miseries (split), all lost: each {each}; the others share {total}: {share} each"))
-                .format(
-                    each=f"{'+' if sign > 0 else '-'}{3 * x}", total=signed(-sign * 3 * x * len(on)), share=signed(share)
+            if len(set(amounts.values())) == 1:
+                steps.append(
+                    (_("several miseries (split), all made: each {each}; the others share {total}: {share} each")
+                     if winners else
+                     _("several miseries (split), all lost: each {each}; the others share {total}: {share} each"))
+                    .format(each=f"{'+' if sign > 0 else '-'}{3 * x}", total=signed(total), share=signed(share))
                 )
-            )
+            else:
+                steps.append(
+                    _("several miseries (split), all lost: {each}; the others share {total}: {share} each").format(
+                        each=", ".join(f"{p} -3 x {amounts[p]} = {signed(pts[p])}" for p in on),
+                        total=signed(total), share=signed(share),
+                    )
+                )
         else:
             pts = {p: 0 for p in active}
             steps.append(_("all four on miserie with the same result: nobody to settle with, 0 for everyone"))
@@ -338,6 +362,19 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
           "{share} each; the others 0").format(each=f"+{3 * x}", total=f"-{gain}", share=signed(share))
     )
     return pts, None, steps
+
+
+def _lost_step(c: MiserieContract, player: str, tricks: int, amount: int) -> str:
+    """How a lost miserie's amount came about, when it is not the made amount (``lost``, ``lost_per_trick``)."""
+    further = abs(tricks - c.tricks) - 1
+    if c.lost_per_trick and further:
+        return ngettext(
+            "  {player} lost: {lost} + {n} further trick x {each} = {points}",
+            "  {player} lost: {lost} + {n} further tricks x {each} = {points}",
+            further,
+        ).format(player=player, lost=amount - c.lost_per_trick * further, n=further, each=c.lost_per_trick,
+                 points=amount)
+    return _("  {player} lost: a lost {contract} costs {points}").format(player=player, contract=c.name, points=amount)
 
 
 def _share(total: int, n: int) -> Points:

@@ -195,7 +195,13 @@ def apply(
         return Scored("pass", "pas", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), after)
     if e.kind == "redeal":
         act = active_players(players, state.dealer)
-        steps = [_("redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again")]
+        if rules.redeal_dealer == "next":  # [redeal] dealer = "next" (issue 30): the deal passes on
+            after_redeal = TableState((state.dealer + 1) % n, state.pending, state.queued)
+            steps = [_("redeal (carte blanche or misdeal): 0 for everyone; the next dealer deals ([redeal] dealer = "
+                       "\"next\")")]
+        else:
+            after_redeal = state
+            steps = [_("redeal (carte blanche or misdeal): 0 for everyone; the same dealer deals again")]
         if state.pending > 1:
             steps.append(_("the pending x{n} stays for the next deal that is played").format(n=state.pending))
         if state.queued:
@@ -204,7 +210,8 @@ def apply(
                     "{n} more doubled deal stay queued after it", "{n} more doubled deals stay queued after it", state.queued
                 ).format(n=state.queued)
             )
-        return Scored("redeal", "redeal", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), state, reason=e.reason)
+        return Scored("redeal", "redeal", state.dealer, 1, {p: 0 for p in act}, {}, tuple(steps), after_redeal,
+                      reason=e.reason)
     if e.kind == "penalty":
         offender = resolve_player(e.offender, players)
         if e.deal_no is not None and deal_players is not None and e.deal_no in deal_players:
