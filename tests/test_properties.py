@@ -448,3 +448,37 @@ def test_zero_sum_each_preset(name, data):
         line = data.draw(trick_line(rules))[0]
     _, s = run(rules, line, data.draw(st.sampled_from([1, 2, 4, 8])))
     assert sum(Fraction(v) for v in s.points.values()) == 0
+
+
+# ---------------------------------------------------------------------------
+# A deal doubled by agreement (issue 30, item 5): a trailing x2, x3, x4 on the deal line
+
+AGREED = st.sampled_from([("x2", 2), ("x3", 3), ("x4", 4), ("dubbel", 2)])
+
+
+@FAST
+@given(house_rules_and_deal(), AGREED)
+def test_agreed_doubling_by_the_doubling_key(args, agreed):
+    """`LINE xN` sums to 0 and counts as SCORING.md says: multiplied, N times the same line without it; added,
+    xN is N - 1 more doublings, so a trick contract's x is multiplied by 1 + (its other doublings) + N - 1."""
+    rules, line, trick, m = args
+    word, n = agreed
+    plain_ = score(parse_deal(line, rules, PLAYERS), rules, PLAYERS, m)
+    d = parse_deal(f"{line} {word}", rules, PLAYERS)
+    assert d.times == n and d.text.endswith(f" x{n}")
+    s = score(d, rules, PLAYERS, m)
+    assert list(s.points) == PLAYERS and sum(Fraction(v) for v in s.points.values()) == 0
+    if rules.doubling == "multiply":
+        assert dict(s.points) == {p: v * n for p, v in plain_.points.items()}
+    elif trick is not None:
+        _, c, level, takers, tricks = trick
+        x, made = expected_x(c, level, tricks)
+        onder_tafel = made and tricks == 13 and c.all_tricks is None and c.all_tricks_times not in (None, 1)
+        k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
+        x *= 1 + c.doublings + (1 if onder_tafel else 0) + k + n - 1
+        sign = 1 if made else -1
+        assert dict(s.points) == {p: sign * (x if c.team else 3 * x) if p in takers else -sign * x for p in PLAYERS}
+    else:  # a miserie: no doublings of its own, so 1 + k + n - 1
+        k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
+        once = score(parse_deal(line, rules, PLAYERS), rules, PLAYERS, 1)
+        assert dict(s.points) == {p: v * (k + n) for p, v in once.points.items()}

@@ -65,23 +65,45 @@ def score(
             return Score(pts, multiplier, made, tuple(steps + ([summary] if summary else [])))
     else:
         pts, made, steps = _miserie(deal, rules, active)
-    factor = 1 + pass_doublings if add else multiplier
+        if deal.times > 1 and not add:  # by agreement first, then the rondje pas (multiplied)
+            pts = {p: v * deal.times for p, v in pts.items()}
+            steps.append(_agreed_step(deal.times, pts))
+    agreed = deal.times - 1 if add and isinstance(deal, MiserieDeal) else 0  # doublings by agreement, when added
+    factor = 1 + pass_doublings + agreed if add else multiplier
     if factor != 1:
         pts = {p: v * factor for p, v in pts.items()}
-        if add and factor != multiplier:
+        if add and agreed:
+            steps.append(
+                _("doublings (added): {what}: 1 + {n} = x{factor}").format(
+                    what=", ".join(([_agreed_label(deal.times)]) + ([pass_label] if pass_doublings else [])),
+                    n=pass_doublings + agreed, factor=factor,
+                )
+            )
+        elif add and factor != multiplier:
             steps.append(
                 _("doublings (added): {what}: 1 + {n} = x{factor}").format(
                     what=pass_label, n=pass_doublings, factor=factor
                 )
             )
         all_points = ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
-        if why_multiplier:
+        if why_multiplier and not agreed:
             steps.append(_("x{factor} {why}: {points}").format(factor=factor, why=why_multiplier, points=all_points))
         else:
             steps.append(_("x{factor}: {points}").format(factor=factor, points=all_points))
     if summary:
         steps.append(summary)
     return Score(pts, multiplier, made, tuple(steps))
+
+
+def _agreed_label(times: int) -> str:
+    """A deal doubled by agreement, as the explanation names it."""
+    return _("x{n} by agreement").format(n=times)
+
+
+def _agreed_step(times: int, pts: Mapping[str, Points]) -> str:
+    return _("the deal counts x{n} by agreement: {points}").format(
+        n=times, points=", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+    )
 
 
 def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool) -> dict[str, Points]:
@@ -114,6 +136,9 @@ def _trick(
     if c.doublings:
         what = c.name if c.doublings == 1 else _("{contract} ({n} doublings)").format(contract=c.name, n=c.doublings)
         doublings.append((what, 2**c.doublings, c.doublings, False))
+    # a deal doubled by agreement (x2, x3, x4): a factor when multiplied, times - 1 doublings when added (after the
+    # contract's own and all 13 tricks in the explanation: appended below)
+    agreed = (_agreed_label(deal.times), deal.times, deal.times - 1, False) if deal.times > 1 else None
     if made:
         steps.append(
             ngettext("{label} by {who}: made with {tricks} tricks", "{label} by {who}: made with {tricks} tricks", t)
@@ -176,6 +201,8 @@ def _trick(
         else:
             steps.append(_("{label} lost: {points}").format(label=label, points=x))
     summary = ""
+    if agreed is not None:
+        doublings.append(agreed)
     if add:
         if pass_doublings:
             doublings.append((pass_label, multiplier, pass_doublings, False))
@@ -189,9 +216,13 @@ def _trick(
             )
             x = x2
     else:
-        for _what, factor, n, all13 in doublings:
+        for what, factor, n, all13 in doublings:
             x2 = x * factor
-            if all13:
+            if (what, factor, n, all13) == agreed:
+                steps.append(
+                    _("{what}: {points} x {factor} = {result}").format(what=what, points=x, factor=factor, result=x2)
+                )
+            elif all13:
                 steps.append(
                     _("all 13 tricks (onder tafel): {points} x {factor} = {result}").format(
                         points=x, factor=factor, result=x2

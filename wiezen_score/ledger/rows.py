@@ -96,7 +96,7 @@ class EntryRow:
 def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str, deal_no: int | None) -> EntryInput:
     """A stored entry as the input that re-scores it (amend, explain and check all re-score this way)."""
     return EntryInput(
-        kind, text if kind == "deal" else "", offender, round_, reason, deal_no, text.endswith(" over-troel"),
+        kind, text if kind == "deal" else "", offender, round_, reason, deal_no, "over-troel" in text.split()[-2:],
     )
 
 
