@@ -482,3 +482,38 @@ def test_agreed_doubling_by_the_doubling_key(args, agreed):
         k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
         once = score(parse_deal(line, rules, PLAYERS), rules, PLAYERS, 1)
         assert dict(s.points) == {p: v * (k + n) for p, v in once.points.items()}
+
+
+# ---------------------------------------------------------------------------
+# Penalties of several sizes (issue 30, item 6): [penalties]
+
+PENALTY_KINDS = st.dictionaries(WORD.filter(lambda w: w not in ("round", "rondje", "deal")), AMOUNT, max_size=4)
+
+
+@FAST
+@given(rules_dict(), PENALTY_KINDS, st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(0, 5), st.booleans()),
+                                              max_size=8))
+def test_penalty_kinds_round_trip_and_sum_to_zero(d, kinds, penalties):
+    """A file with [penalties] reads back as written; each penalty costs its kind's amount (the top-level
+    `penalty` without one) from the offender to each of the three others, and sums to 0."""
+    from wiezen_score.core.session import EntryInput, fold
+
+    r = rules_from_dict({**d, "penalties": kinds} if kinds else d)
+    text = to_toml(r)
+    assert parse_rules(text) == r and dict(r.penalties) == kinds
+    assert ("[penalties]" in text) == bool(kinds)
+    names = list(kinds)
+    entries = []
+    for i, (who, k, first_word) in enumerate(penalties, 1):
+        kind = names[k % len(names)] if names and k < 4 else ""
+        if first_word:  # at the prompt: 'penalty jan KIND reason'
+            entries.append((i, EntryInput("penalty", offender=who, reason=f"{kind} 1-bla".strip(), penalty_kind=None)))
+        else:
+            entries.append((i, EntryInput("penalty", offender=who, penalty_kind=kind)))
+    res = fold(entries, r, PLAYERS)
+    for (who, k, _f), sc in zip(penalties, res.scored, strict=True):
+        kind = names[k % len(names)] if names and k < 4 else ""
+        amount = kinds[kind] if kind else r.penalty
+        assert sc.points == {p: -3 * amount if p == who else amount for p in PLAYERS}
+        assert sc.text == f"penalty {who}" + (f" {kind}" if kind else "")
+    assert sum(Fraction(v) for v in res.totals.values()) == 0

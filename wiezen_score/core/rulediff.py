@@ -82,4 +82,12 @@ def diff_rules(old: HouseRules, new: HouseRules) -> list[str]:
     for c in new.contracts:
         if c.name not in old_kinds:
             out.append(_("contracts.{name}: added").format(name=c.name))
+    out += _penalty_changes(old, new)
     return out
+
+
+def _penalty_changes(old: HouseRules, new: HouseRules) -> list[str]:
+    """``penalties.KIND: old -> new`` for each kind of [penalties] whose amount changed, came or went."""
+    a, b = dict(old.penalties), dict(new.penalties)
+    return [f"penalties.{k}: {_show(a.get(k))} -> {_show(b.get(k))}" for k in [*a, *(k for k in b if k not in a)]
+            if a.get(k) != b.get(k)]

@@ -104,6 +104,7 @@ class HouseRules:
     all_pass_dealer: str = "same"  # "same" | "next"
     all_pass_double: str = "none"  # "none" | "once" | "stack" | "queue"
     doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
+    penalties: tuple[tuple[str, int], ...] = ()  # [penalties]: the kinds of strafpunten and their amounts, in order
     # every name and alias -> its contract, made from the contracts
     _index: Mapping[str, Contract] = field(init=False, compare=False, repr=False)
 
@@ -113,6 +114,15 @@ class HouseRules:
             for word in (c.name, *c.aliases):
                 index[word] = c
         object.__setattr__(self, "_index", index)
+
+    def penalty_amount(self, kind: str) -> int:
+        """What a penalty of ``kind`` costs the offender per other player ("": the top-level ``penalty``)."""
+        return dict(self.penalties)[kind] if kind else self.penalty
+
+    def penalty_kind(self, word: str) -> str | None:
+        """The kind of penalty ``word`` names in ``[penalties]`` (case and '_' aside), or None."""
+        w = normalize_word(word)
+        return w if w in dict(self.penalties) else None
 
     def contract_names(self) -> list[str]:
         return [c.name for c in self.contracts]
@@ -268,6 +278,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
                 raise cfail(_("'{word}' is already used by contract '{contract}'").format(word=word, contract=seen[word]), "aliases")
             seen[word] = c.name
         contracts.append(c)
+    penalties = _penalties(data.get("penalties", {}), fail)
     return HouseRules(
         name=name,
         description=description,
@@ -277,6 +288,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         all_pass_double=double,
         doubling=doubling,
         contracts=tuple(contracts),
+        penalties=penalties,
     )
 
 
@@ -382,6 +394,30 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
     )
 
 
+# [penalties]: kinds of strafpunten and their amounts (issue 30)
+
+_TOP_KEYS.add("penalties")
+#: words that mean something else in a penalty line (`penalty jan round ...`, `penalty jan deal 3 ...`)
+_NOT_PENALTY_KINDS = ("round", "rondje", "deal")
+
+
+def _penalties(table: Any, fail: Any) -> tuple[tuple[str, int], ...]:
+    """The ``[penalties]`` table: each kind (a lowercase word) with its amount, in the order of the file."""
+    if not isinstance(table, dict):
+        raise fail(_("'penalties' must be a table: [penalties] with lines like renonce = 10"), None, "penalties")
+    out: list[tuple[str, int]] = []
+    for kind, amount in table.items():
+        if not _is_name(kind) or kind in _NOT_PENALTY_KINDS:
+            raise fail(
+                _("[penalties] '{kind}': a kind of penalty is a lowercase word with hyphens, e.g. renonce or "
+                  "verkeerd-gegeven (not round, rondje or deal)").format(kind=kind),
+                "penalties", kind,
+            )
+        out.append((kind, _amount(amount, kind, lambda m, _k=kind: fail(_("[penalties] {message}").format(message=m),
+                                                                        "penalties", _k))))
+    return tuple(out)
+
+
 # ---------------------------------------------------------------------------
 # Writing
 
@@ -429,6 +465,8 @@ def to_toml(rules: HouseRules) -> str:
             out += [f"miserie = {c.tricks}", f"points = {c.points}"]
             if c.over_troel is not None:
                 out.append(f"over_troel = {c.over_troel}")
+    if rules.penalties:  # (house rules without kinds write the file they always wrote)
+        out += ["", "[penalties]", *(f"{kind} = {amount}" for kind, amount in rules.penalties)]
     return "\n".join(out) + "\n"
 
 
@@ -450,4 +488,6 @@ def summary(rules: HouseRules) -> str:
     if rules.doubling != "multiply":
         how = _DOUBLING_WORDS.get(rules.doubling)
         out += _("; doublings {how}").format(how=pgettext("doublings", how) if how else rules.doubling)
+    if rules.penalties:
+        out += _("; penalties: {kinds}").format(kinds=", ".join(f"{k} {v}" for k, v in rules.penalties))
     return out

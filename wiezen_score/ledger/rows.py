@@ -89,6 +89,11 @@ class EntryRow:
     voided_by: int | None
     void_reason: str
 
+    @property
+    def penalty_kind(self) -> str:
+        """A penalty's kind of [penalties] ("" for none, and for every other entry)."""
+        return _stored_penalty_kind(self.text, self.offender) if self.kind == "penalty" else ""
+
     def as_input(self) -> EntryInput:
         return stored_input(self.kind, self.text, self.offender, self.round, self.reason, self.deal_no)
 
@@ -97,7 +102,15 @@ def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str,
     """A stored entry as the input that re-scores it (amend, explain and check all re-score this way)."""
     return EntryInput(
         kind, text if kind == "deal" else "", offender, round_, reason, deal_no, "over-troel" in text.split()[-2:],
+        _stored_penalty_kind(text, offender) if kind == "penalty" else "",
     )
+
+
+def _stored_penalty_kind(text: str, offender: str) -> str:
+    """The kind of a stored penalty: what its line says after ``penalty OFFENDER`` ("" for none or a round)."""
+    head = f"penalty {offender}"
+    rest = text[len(head):] if text.startswith(head) else ""
+    return "" if rest.strip() in ("", "round") else rest.strip()
 
 
 def _num(v: float) -> Points:
