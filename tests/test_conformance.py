@@ -67,10 +67,12 @@ def _id(c):
 
 
 def exact(v):
-    """A JSON number or a core amount (int / Fraction) as an exact Fraction."""
+    """A JSON number, a case's "-4/3" or a core amount (int / Fraction) as an exact Fraction."""
     if isinstance(v, (int, Fraction)):
         return Fraction(v)
-    return Fraction(str(v))  # 7.5 -> 15/2 exactly
+    if isinstance(v, float):  # every amount is a whole number of sixths; a third comes as the nearest double
+        return Fraction(round(v * 6), 6)  # (docs/json.md); 7.5 -> 15/2 exactly
+    return Fraction(str(v))
 
 
 def test_cases_file_is_not_empty():

@@ -517,3 +517,28 @@ def test_penalty_kinds_round_trip_and_sum_to_zero(d, kinds, penalties):
         assert sc.points == {p: -3 * amount if p == who else amount for p in PLAYERS}
         assert sc.text == f"penalty {who}" + (f" {kind}" if kind else "")
     assert sum(Fraction(v) for v in res.totals.values()) == 0
+
+
+# ---------------------------------------------------------------------------
+# A solo or a miserie paid as one sum (issue 30, item 3): payment = "shared"
+
+
+@FAST
+@given(house_rules_and_deal(), st.sampled_from(["", " x2", " x3"]))
+def test_shared_payment_is_a_third_of_each_and_sums_to_zero(args, agreed):
+    """Under payment = "shared" every player of a solo or miserie deal gets exactly a third of what "each" gives
+    him (the taker x instead of 3x, a defender x/3 instead of x): thirds, exact, summing to exactly 0."""
+    rules, line, _trick, m = args
+    line += agreed
+    d = parse_deal(line, rules, PLAYERS)
+    if not d.contract.is_miserie and d.contract.team:
+        return  # a team contract cannot be shared
+    name = d.contract.name
+    sh = replace(rules, contracts=tuple(replace(c, payment="shared") if c.name == name else c for c in rules.contracts))
+    assert parse_rules(to_toml(sh)) == sh
+    each = score(d, rules, PLAYERS, m)
+    got = score(parse_deal(line, sh, PLAYERS), sh, PLAYERS, m)
+    assert sum(got.points.values()) == 0
+    assert dict(got.points) == {p: Fraction(v) / 3 for p, v in each.points.items()}
+    for v in got.points.values():
+        assert isinstance(v, (int, Fraction)) and Fraction(v).denominator in (1, 2, 3, 6)

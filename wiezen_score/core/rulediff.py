@@ -22,6 +22,7 @@ _TRICK_FIELDS = (
     ("doublings", "doublings"),
 )  # fmt: skip
 _MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"))
+_PAYMENT_FIELDS = (("payment", "payment"),)  # payment = "shared", of either kind of contract (issue 30)
 
 
 def flatten_rules(r: HouseRules) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
     }
     for c in r.contracts:
         fields = _TRICK_FIELDS if isinstance(c, TrickContract) else _MISERIE_FIELDS
-        for key, attr in fields:
+        for key, attr in fields + _PAYMENT_FIELDS:
             out[f"contracts.{c.name}.{key}"] = getattr(c, attr)
     return out
 

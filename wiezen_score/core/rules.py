@@ -66,6 +66,7 @@ class TrickContract:
     all_tricks: int | None = None
     all_tricks_times: int | None = None
     doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
+    payment: str = "each"  # a solo: "each" (3x to the taker, x from each defender) or "shared" (x, x/3 each)
 
     @property
     def is_miserie(self) -> bool:
@@ -85,6 +86,7 @@ class MiserieContract:
     points: int
     aliases: tuple[str, ...] = ()
     over_troel: int | None = None
+    payment: str = "each"  # "each" (3x to the player, x from each other) or "shared" (x, x/3 from each other)
 
     @property
     def is_miserie(self) -> bool:
@@ -336,7 +338,8 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         ot = spec.get("over_troel")
         if ot is not None:
             ot = _amount(ot, "over_troel", lambda m: cfail(m, "over_troel"))
-        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot)
+        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot,
+                               **_payment(spec, False, cfail))
     for k in spec:
         if k not in _TRICK_KEYS:
             raise cfail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TRICK_KEYS))), k)
@@ -389,9 +392,30 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if n > 4:
             raise cfail(_("'doublings' is how often the contract counts double, 0 to 4 (got {value})").format(value=n), "doublings")
         opts["doublings"] = n
+    opts.update(_payment(spec, team, cfail))
     return TrickContract(
         name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
     )
+
+
+# payment = "shared": a solo or a miserie paid as one sum that the defenders share (issue 30)
+
+PAYMENT = ("each", "shared")
+_TRICK_KEYS.add("payment")
+_MISERIE_KEYS.add("payment")
+
+
+def _payment(spec: Mapping[str, Any], team: bool, cfail: Any) -> dict[str, str]:
+    """``payment`` of a contract, as keyword arguments ({} for the default, "each")."""
+    if "payment" not in spec:
+        return {}
+    v = spec["payment"]
+    if v not in PAYMENT:
+        raise cfail(_("'payment' must be \"each\" or \"shared\" (got {value})").format(value=repr(v)), "payment")
+    if team and v == "shared":
+        raise cfail(_("'payment = \"shared\"' is for a solo or a miserie (one player against three), not for a "
+                      "team contract"), "payment")
+    return {} if v == "each" else {"payment": v}
 
 
 # [penalties]: kinds of strafpunten and their amounts (issue 30)
@@ -459,12 +483,16 @@ def to_toml(rules: HouseRules) -> str:
                     out.append(f"{key} = {v}")
             if c.promote:
                 out.append("promote = true")
+            if c.payment != "each":
+                out.append(f"payment = {_toml_str(c.payment)}")
         else:
             if c.aliases:
                 out.append(f"aliases = {_toml_list(c.aliases)}")
             out += [f"miserie = {c.tricks}", f"points = {c.points}"]
             if c.over_troel is not None:
                 out.append(f"over_troel = {c.over_troel}")
+            if c.payment != "each":
+                out.append(f"payment = {_toml_str(c.payment)}")
     if rules.penalties:  # (house rules without kinds write the file they always wrote)
         out += ["", "[penalties]", *(f"{kind} = {amount}" for kind, amount in rules.penalties)]
     return "\n".join(out) + "\n"

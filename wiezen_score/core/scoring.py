@@ -1,7 +1,7 @@
 """Scoring a deal under house rules (shared/SCORING.md), with the steps that led to the figure.
 
-Points are exact: whole numbers, except the one case SCORING.md allows a half point (split miseries),
-where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
+Points are exact: whole numbers, except a half point (split miseries) and a third (a solo paid as one sum, payment =
+"shared"), where a :class:`fractions.Fraction` is used. Every deal sums to exactly 0.
 """
 
 from __future__ import annotations
@@ -106,15 +106,27 @@ def _agreed_step(times: int, pts: Mapping[str, Points]) -> str:
     )
 
 
-def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool) -> dict[str, Points]:
+def _settle(
+    takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool, shared: bool = False
+) -> dict[str, Points]:
+    """Each player's points: a team contract x each way; a solo 3x to (or from) the taker and x from (or to) each
+    defender, or, paid as one sum (``shared``), x to the taker and x/3 from each defender (thirds, exact)."""
     sign = 1 if made else -1
+    each: Points = _share(x, 3) if shared else x
     out: dict[str, Points] = {}
     for p in active:
         if p in takers:
-            out[p] = sign * (3 * x if solo else x)
+            out[p] = sign * (x if shared else 3 * x if solo else x)
         else:
-            out[p] = -sign * x
+            out[p] = -sign * each
     return out
+
+
+def _shared_step(player: str, x: int, made: bool, others: str) -> str:
+    """The explanation of a solo paid as one sum: the player's x, and the third each of the three others pays."""
+    win, lose = (1, -1) if made else (-1, 1)
+    return _("paid as one sum (payment = \"shared\"): {player} {points}, {others} {x}/3 = {share}").format(
+        player=player, points=signed(win * x), others=others, x=x, share=signed(lose * _share(x, 3)))
 
 
 def _trick(
@@ -251,9 +263,12 @@ def _trick(
             summary = _("doublings (multiplied): {what}: {factors} = x{total}").format(
                 what=", ".join(d[0] for d in doublings), factors=" x ".join(str(f) for f in factors), total=total
             )
-    pts = _settle(deal.takers, active, x, made, solo=not c.team)
+    shared = c.payment == "shared"
+    pts = _settle(deal.takers, active, x, made, solo=not c.team, shared=shared)
     win, lose = ("+", "-") if made else ("-", "+")
-    if c.team:
+    if shared:
+        steps.append(_shared_step(deal.takers[0], x, made, _("each defender")))
+    elif c.team:
         steps.append(
             _("team contract: each taker {taker}, each defender {defender}").format(
                 taker=f"{win}{x}", defender=f"{lose}{x}"
@@ -307,15 +322,19 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
             )
         steps.append(line.format(contract=c.name, player=p, need=need, tricks=t, points=x))
     pts: dict[str, Points] = {p: 0 for p in active}
+    shared = c.payment == "shared"
+    big: int = x if shared else 3 * x  # what the miserie player wins or pays
     if len(results) == 1 or rules.multi_miserie == "alone":
         for p, ok in results:
-            for q, v in _settle([p], active, x, ok, solo=True).items():
+            for q, v in _settle([p], active, x, ok, solo=True, shared=shared).items():
                 pts[q] += v
             if len(results) > 1:
                 steps.append(
                     (_("  {player} made: {player} {points}, each other player {others}") if ok
                      else _("  {player} lost: {player} {points}, each other player {others}"))
-                    .format(player=p, points=f"{'+' if ok else '-'}{3 * x}", others=f"{'-' if ok else '+'}{x}")
+                    .format(player=p, points=signed(big if ok else -big),
+                            others=signed(-_share(x, 3) if shared else -x) if ok
+                            else signed(_share(x, 3) if shared else x))
                 )
         if len(results) > 1:
             steps.append(
@@ -323,6 +342,8 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
                     points=", ".join(f"{p} {signed(v)}" for p, v in pts.items())
                 )
             )
+        elif shared:
+            steps.append(_shared_step(results[0][0], x, results[0][1], _("each other player")))
         else:
             p, ok = results[0]
             win, lose = ("+", "-") if ok else ("-", "+")
@@ -341,9 +362,9 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     if not winners or not losers:
         sign = 1 if winners else -1
         for p in on:
-            pts[p] = sign * 3 * x
+            pts[p] = sign * big
         if others:
-            share = _share(-sign * 3 * x * len(on), len(others))
+            share = _share(-sign * big * len(on), len(others))
             for p in others:
                 pts[p] = share
             steps.append(
@@ -351,22 +372,22 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
                  if winners else
                  _("several miseries (split), all lost: each {each}; the others share {total}: {share} each"))
                 .format(
-                    each=f"{'+' if sign > 0 else '-'}{3 * x}", total=signed(-sign * 3 * x * len(on)), share=signed(share)
+                    each=f"{'+' if sign > 0 else '-'}{big}", total=signed(-sign * big * len(on)), share=signed(share)
                 )
             )
         else:
             pts = {p: 0 for p in active}
             steps.append(_("all four on miserie with the same result: nobody to settle with, 0 for everyone"))
         return pts, bool(winners), steps
-    gain = 3 * x * len(winners)
+    gain = big * len(winners)
     share = _share(-gain, len(losers))
     for p in winners:
-        pts[p] = 3 * x
+        pts[p] = big
     for p in losers:
         pts[p] = share
     steps.append(
         _("several miseries (split), mixed: each who made it {each}; those who lost share {total}: "
-          "{share} each; the others 0").format(each=f"+{3 * x}", total=f"-{gain}", share=signed(share))
+          "{share} each; the others 0").format(each=f"+{big}", total=f"-{gain}", share=signed(share))
     )
     return pts, None, steps
 
