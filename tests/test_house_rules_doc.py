@@ -24,6 +24,7 @@ TEXT = DOC.read_text(encoding="utf-8")
 # the files the examples name: the same as a preset with the one line the page says changed
 FILES = {"optellen.toml": DATA / "rules-add.toml"}
 FILES["gedeeld.toml"] = DATA / "rules-shared.toml"  # payment = "shared" (issue 30)
+FILES["strafcafe.toml"] = DATA / "rules-penalties.toml"  # [penalties] (issue 30)
 
 
 def _sections() -> dict[str, str]:

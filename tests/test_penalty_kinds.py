@@ -12,7 +12,7 @@ import re
 import sqlite3
 
 import pytest
-from _ledger_helpers import ROOT, dump, ok, refused, sheet, start, wz
+from _ledger_helpers import DATA, ROOT, dump, ok, refused, sheet, start, wz
 
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.presets import load_preset, preset_text
@@ -169,11 +169,26 @@ def test_rules_diff_names_the_kinds():
                                 "penalties.te-laat: (none) -> 1"]
 
 
+def test_the_file_the_page_names_is_the_one_it_describes():
+    """tests/data/rules-penalties.toml is `strafcafe.toml` of the page's `wiezen calc` examples."""
+    assert (DATA / "rules-penalties.toml").read_text(encoding="utf-8") == strafcafe_text()
+
+
+def test_calc_scores_a_penalty_line(tmp_path):
+    db = tmp_path / "none.db"
+    f = tmp_path / "strafcafe.toml"
+    f.write_text(strafcafe_text(), encoding="utf-8")
+    doc = json.loads(ok(db, "calc", "--json", "--rules", str(f), "penalty", "B", "verkeerd-gegeven", "x").stdout)
+    assert doc["deal"] == "penalty B verkeerd-gegeven x" and doc["points"] == {"A": 2, "B": -6, "C": 2, "D": 2}
+    assert any("kind: verkeerd-gegeven, 2 strafpunten" in s for s in doc["explanation"])
+    assert not db.exists()
+
+
 def test_the_worked_example_of_the_house_rules_page(tmp_path):
     text = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
     section = text.split("### `penalties`", 1)[1].split("\n### ", 1)[0]
     blocks = re.findall(r"```(?:toml)?\n(.*?)```", section, re.S)
-    table, session_file, totals = blocks
+    table, session_file, totals, _calc = blocks  # (the last: `wiezen calc` lines, tests/test_house_rules_doc.py)
     assert table.strip() == PENALTIES.strip()
     assert 'is the rupelstreek preset (`wiezen rules show rupelstreek`) with `name = "strafcafe"`' in section
     (tmp_path / "strafcafe.toml").write_text(strafcafe_text(), encoding="utf-8")
