@@ -108,10 +108,10 @@ def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str,
 
 
 def _stored_penalty_kind(text: str, offender: str) -> str:
-    """The kind of a stored penalty: what its line says after ``penalty OFFENDER`` ("" for none or a round)."""
-    head = f"penalty {offender}"
-    rest = text[len(head):] if text.startswith(head) else ""
-    return "" if rest.strip() in ("", "round") else rest.strip()
+    """The kind of a stored penalty: the word its line has after ``penalty OFFENDER`` ("" for none or a round). (By
+    words, not letters: an imported entry may spell the offender's name in another case.)"""
+    rest = text.split()[1 + len(offender.split()):]
+    return "" if rest in ([], ["round"]) else rest[0]
 
 
 def _num(v: float) -> Points:
