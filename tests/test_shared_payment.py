@@ -230,3 +230,21 @@ def test_an_existing_ledger_migrates_with_every_hash_and_seal_intact(tmp_path):
     conn.close()
     assert sheet(db) == before
     ok(db, "check")
+
+
+def test_the_phone_previews_thirds_as_the_sheet_writes_them(tmp_path):
+    from wiezen_score.core.i18n import set_language
+    from wiezen_score.web.scorer import Scorer
+
+    db = tmp_path / "w.db"
+    start(db, ["jan", "piet", "mieke", "lotte"], str(RULES))
+    doc = Scorer(path=str(db)).preview("a 5 j 7")
+    assert doc["ok"] and doc["text"] == "alleen 5 jan 7"
+    assert {p: sixths(v) for p, v in doc["points"].items()} == {"jan": 4, "piet": F(-4, 3), "mieke": F(-4, 3),
+                                                                "lotte": F(-4, 3)}
+    assert doc["shown"] == {"jan": "+4", "piet": "-1.33", "mieke": "-1.33", "lotte": "-1.33"}
+    set_language("nl")
+    try:
+        assert Scorer(path=str(db)).preview("a 5 j 7")["shown"]["piet"] == "-1,33"
+    finally:
+        set_language("en")

@@ -382,7 +382,7 @@ SCRIPT = """
         if (line.value.trim() !== t) return;
         if (!d.ok) { preview.textContent = ""; preview.className = "preview"; return; }
         preview.textContent = Object.keys(d.points).map(function (p) {
-          var v = d.points[p]; return p + " " + (v > 0 ? "+" + v : String(v));
+          var v = d.points[p], s = d.shown && d.shown[p]; return p + " " + (s || (v > 0 ? "+" + v : String(v)));
         }).join(", ") + (d.multiplier > 1 ? " (x" + d.multiplier + ")" : "");
         preview.className = "preview good";
       })
