@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import rulekeys
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
 
@@ -280,7 +281,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
                 raise cfail(_("'{word}' is already used by contract '{contract}'").format(word=word, contract=seen[word]), "aliases")
             seen[word] = c.name
         contracts.append(c)
-    penalties = _penalties(data.get("penalties", {}), fail)
+    penalties = rulekeys.penalties(data.get("penalties", {}), fail, _is_name, _amount)
     return HouseRules(
         name=name,
         description=description,
@@ -339,7 +340,7 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if ot is not None:
             ot = _amount(ot, "over_troel", lambda m: cfail(m, "over_troel"))
         return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot,
-                               **_payment(spec, False, cfail))
+                               **rulekeys.payment(spec, False, cfail))
     for k in spec:
         if k not in _TRICK_KEYS:
             raise cfail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TRICK_KEYS))), k)
@@ -392,54 +393,18 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if n > 4:
             raise cfail(_("'doublings' is how often the contract counts double, 0 to 4 (got {value})").format(value=n), "doublings")
         opts["doublings"] = n
-    opts.update(_payment(spec, team, cfail))
+    opts.update(rulekeys.payment(spec, team, cfail))
     return TrickContract(
         name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
     )
 
 
-# payment = "shared": a solo or a miserie paid as one sum that the defenders share (issue 30)
+# Keys of issue 30, checked in core/rulekeys.py: payment = "shared" (a solo or a miserie paid as one sum that the
+# defenders share) and [penalties] (kinds of strafpunten and their amounts)
 
-PAYMENT = ("each", "shared")
 _TRICK_KEYS.add("payment")
 _MISERIE_KEYS.add("payment")
-
-
-def _payment(spec: Mapping[str, Any], team: bool, cfail: Any) -> dict[str, str]:
-    """``payment`` of a contract, as keyword arguments ({} for the default, "each")."""
-    if "payment" not in spec:
-        return {}
-    v = spec["payment"]
-    if v not in PAYMENT:
-        raise cfail(_("'payment' must be \"each\" or \"shared\" (got {value})").format(value=repr(v)), "payment")
-    if team and v == "shared":
-        raise cfail(_("'payment = \"shared\"' is for a solo or a miserie (one player against three), not for a "
-                      "team contract"), "payment")
-    return {} if v == "each" else {"payment": v}
-
-
-# [penalties]: kinds of strafpunten and their amounts (issue 30)
-
 _TOP_KEYS.add("penalties")
-#: words that mean something else in a penalty line (`penalty jan round ...`, `penalty jan deal 3 ...`)
-_NOT_PENALTY_KINDS = ("round", "rondje", "deal")
-
-
-def _penalties(table: Any, fail: Any) -> tuple[tuple[str, int], ...]:
-    """The ``[penalties]`` table: each kind (a lowercase word) with its amount, in the order of the file."""
-    if not isinstance(table, dict):
-        raise fail(_("'penalties' must be a table: [penalties] with lines like renonce = 10"), None, "penalties")
-    out: list[tuple[str, int]] = []
-    for kind, amount in table.items():
-        if not _is_name(kind) or kind in _NOT_PENALTY_KINDS:
-            raise fail(
-                _("[penalties] '{kind}': a kind of penalty is a lowercase word with hyphens, e.g. renonce or "
-                  "verkeerd-gegeven (not round, rondje or deal)").format(kind=kind),
-                "penalties", kind,
-            )
-        out.append((kind, _amount(amount, kind, lambda m, _k=kind: fail(_("[penalties] {message}").format(message=m),
-                                                                        "penalties", _k))))
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------------
