@@ -23,7 +23,7 @@ from wiezen_score.core.deal import parse_deal
 from wiezen_score.core.errors import WiezenError
 from wiezen_score.core.numbers import exact_points, fmt, signed
 from wiezen_score.core.presets import load_preset
-from wiezen_score.core.rules import PRESETS, parse_rules, to_toml
+from wiezen_score.core.rules import PRESETS, parse_rules, summary, to_toml
 from wiezen_score.core.scoring import score
 
 RULES = DATA / "rules-shared.toml"
@@ -88,8 +88,9 @@ def test_the_file_says_it_and_presets_do_not():
     r = shared()
     assert r.contract("alleen").payment == "shared" and r.contract("grote-miserie").payment == "shared"
     assert parse_rules(to_toml(r)) == r and to_toml(r).count('payment = "shared"') == 2
+    assert summary(r).endswith("; paid as one sum: alleen, grote-miserie")
     for name in PRESETS:
-        assert "payment" not in to_toml(load_preset(name))
+        assert "payment" not in to_toml(load_preset(name)) and "one sum" not in summary(load_preset(name))
 
 
 @pytest.mark.parametrize("value,en,nl", [

@@ -483,4 +483,7 @@ def summary(rules: HouseRules) -> str:
         out += _("; doublings {how}").format(how=pgettext("doublings", how) if how else rules.doubling)
     if rules.penalties:
         out += _("; penalties: {kinds}").format(kinds=", ".join(f"{k} {v}" for k, v in rules.penalties))
+    shared = [c.name for c in rules.contracts if c.payment == "shared"]
+    if shared:
+        out += _("; paid as one sum: {contracts}").format(contracts=", ".join(shared))
     return out
