@@ -4,9 +4,8 @@ through `wiezen calc --json`. The expected points were computed by hand from sha
 tests/data/conformance_cases.jsonl is an exact copy of the shared file, and tests/data/variants/ of the house-rules
 files its cases name (`variants/NAME.toml`, relative to the cases file); a test keeps them in sync.
 
-The cases under house rules of the keys of "More variants" (lost, lost_per_trick, payment = "shared",
-multi_miserie = "pool", all_tricks per level) are not built yet (an open issue, "Every table's rules"): they are
-expected to fail, strictly, so that each one that starts to pass says so and must lose its mark.
+The cases of "More variants" (lost, lost_per_trick, payment = "shared", multi_miserie = "pool", all_tricks per
+level) name a house-rules file beside the cases file (`variants/NAME.toml`).
 """
 
 import json
@@ -31,15 +30,13 @@ SHARED_VARIANTS = SHARED_FILE.parent / "variants"
 
 def _case(line: str):  # type: ignore[no-untyped-def]
     c = json.loads(line)
-    if not c["rules"].endswith(".toml"):
-        return c
-    # house rules of a file: the file beside the cases, not yet scored as it says (see the module's docstring)
-    c["rules"] = str(HERE / "data" / c["rules"])
-    return pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="More variants: not built yet"))
+    if c["rules"].endswith(".toml"):  # house rules of a file: the file beside the cases
+        c["rules"] = str(HERE / "data" / c["rules"])
+    return c
 
 
 PARAMS = [_case(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
-CASES = [p if isinstance(p, dict) else p.values[0] for p in PARAMS]
+CASES = PARAMS
 
 
 def load_rules(name: str):  # type: ignore[no-untyped-def]
@@ -67,10 +64,12 @@ def _id(c):
 
 
 def exact(v):
-    """A JSON number or a core amount (int / Fraction) as an exact Fraction."""
+    """A JSON number, a case's "-4/3" or a core amount (int / Fraction) as an exact Fraction."""
     if isinstance(v, (int, Fraction)):
         return Fraction(v)
-    return Fraction(str(v))  # 7.5 -> 15/2 exactly
+    if isinstance(v, float):  # every amount is a whole number of sixths; a third comes as the nearest double
+        return Fraction(round(v * 6), 6)  # (docs/json.md); 7.5 -> 15/2 exactly
+    return Fraction(str(v))
 
 
 def test_cases_file_is_not_empty():

@@ -125,7 +125,7 @@ def test_a_batch_that_meets_an_existing_row_is_refused_and_the_triggers_stay(tmp
             return [NewEntry(uid=uid_of(k), session_id=sid, no=top + 1 + k, kind="pass", text="pas", contract=None,
                              dealer=0, multiplier=1, offender_id=None, round=False, deal_no=None, reason="",
                              next_dealer=1, next_multiplier=2, replaces=None, created_at="2026-12-02T06:00:00",
-                             halves=[(p, 0, None) for p in pids]) for k in range(600)]
+                             sixths=[(p, 0, None) for p in pids]) for k in range(600)]
 
         conn.execute("BEGIN IMMEDIATE")
         assert insert_entries(conn, batch(lambda k: f"fresh-{k}"))

@@ -39,13 +39,13 @@ def test_the_sheet_keeps_the_halves(db):
     assert "totals: jan +48, piet -66, mieke -28.5, lotte +46.5" in ok(db, "sheet").stdout
 
 
-def test_stored_as_twice_the_points(db):
+def test_stored_exactly_as_six_times_the_points(db):
     conn = sqlite3.connect(str(db))
     try:
-        halves = sorted(h for (h,) in conn.execute("SELECT half FROM entry_points"))
+        sixths = sorted(s for (s,) in conn.execute("SELECT sixth FROM entry_points"))
     finally:
         conn.close()
-    assert halves == sorted([48, -66, 9, 9, 48, -66, -66, 84])
+    assert sixths == sorted(3 * h for h in [48, -66, 9, 9, 48, -66, -66, 84])  # (twice the points, times 3)
 
 
 def test_standings_settle_and_check(db):

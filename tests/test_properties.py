@@ -448,3 +448,97 @@ def test_zero_sum_each_preset(name, data):
         line = data.draw(trick_line(rules))[0]
     _, s = run(rules, line, data.draw(st.sampled_from([1, 2, 4, 8])))
     assert sum(Fraction(v) for v in s.points.values()) == 0
+
+
+# ---------------------------------------------------------------------------
+# A deal doubled by agreement (issue 30, item 5): a trailing x2, x3, x4 on the deal line
+
+AGREED = st.sampled_from([("x2", 2), ("x3", 3), ("x4", 4), ("dubbel", 2)])
+
+
+@FAST
+@given(house_rules_and_deal(), AGREED)
+def test_agreed_doubling_by_the_doubling_key(args, agreed):
+    """`LINE xN` sums to 0 and counts as SCORING.md says: multiplied, N times the same line without it; added,
+    xN is N - 1 more doublings, so a trick contract's x is multiplied by 1 + (its other doublings) + N - 1."""
+    rules, line, trick, m = args
+    word, n = agreed
+    plain_ = score(parse_deal(line, rules, PLAYERS), rules, PLAYERS, m)
+    d = parse_deal(f"{line} {word}", rules, PLAYERS)
+    assert d.times == n and d.text.endswith(f" x{n}")
+    s = score(d, rules, PLAYERS, m)
+    assert list(s.points) == PLAYERS and sum(Fraction(v) for v in s.points.values()) == 0
+    if rules.doubling == "multiply":
+        assert dict(s.points) == {p: v * n for p, v in plain_.points.items()}
+    elif trick is not None:
+        _, c, level, takers, tricks = trick
+        x, made = expected_x(c, level, tricks)
+        onder_tafel = made and tricks == 13 and c.all_tricks is None and c.all_tricks_times not in (None, 1)
+        k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
+        x *= 1 + c.doublings + (1 if onder_tafel else 0) + k + n - 1
+        sign = 1 if made else -1
+        assert dict(s.points) == {p: sign * (x if c.team else 3 * x) if p in takers else -sign * x for p in PLAYERS}
+    else:  # a miserie: no doublings of its own, so 1 + k + n - 1
+        k = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[m]
+        once = score(parse_deal(line, rules, PLAYERS), rules, PLAYERS, 1)
+        assert dict(s.points) == {p: v * (k + n) for p, v in once.points.items()}
+
+
+# ---------------------------------------------------------------------------
+# Penalties of several sizes (issue 30, item 6): [penalties]
+
+PENALTY_KINDS = st.dictionaries(WORD.filter(lambda w: w not in ("round", "rondje", "deal")), AMOUNT, max_size=4)
+
+
+@FAST
+@given(rules_dict(), PENALTY_KINDS, st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(0, 5), st.booleans()),
+                                              max_size=8))
+def test_penalty_kinds_round_trip_and_sum_to_zero(d, kinds, penalties):
+    """A file with [penalties] reads back as written; each penalty costs its kind's amount (the top-level
+    `penalty` without one) from the offender to each of the three others, and sums to 0."""
+    from wiezen_score.core.session import EntryInput, fold
+
+    r = rules_from_dict({**d, "penalties": kinds} if kinds else d)
+    text = to_toml(r)
+    assert parse_rules(text) == r and dict(r.penalties) == kinds
+    assert ("[penalties]" in text) == bool(kinds)
+    names = list(kinds)
+    entries = []
+    for i, (who, k, first_word) in enumerate(penalties, 1):
+        kind = names[k % len(names)] if names and k < 4 else ""
+        if first_word:  # at the prompt: 'penalty jan KIND reason'
+            entries.append((i, EntryInput("penalty", offender=who, reason=f"{kind} 1-bla".strip(), penalty_kind=None)))
+        else:
+            entries.append((i, EntryInput("penalty", offender=who, penalty_kind=kind)))
+    res = fold(entries, r, PLAYERS)
+    for (who, k, _f), sc in zip(penalties, res.scored, strict=True):
+        kind = names[k % len(names)] if names and k < 4 else ""
+        amount = kinds[kind] if kind else r.penalty
+        assert sc.points == {p: -3 * amount if p == who else amount for p in PLAYERS}
+        assert sc.text == f"penalty {who}" + (f" {kind}" if kind else "")
+    assert sum(Fraction(v) for v in res.totals.values()) == 0
+
+
+# ---------------------------------------------------------------------------
+# A solo or a miserie paid as one sum (issue 30, item 3): payment = "shared"
+
+
+@FAST
+@given(house_rules_and_deal(), st.sampled_from(["", " x2", " x3"]))
+def test_shared_payment_is_a_third_of_each_and_sums_to_zero(args, agreed):
+    """Under payment = "shared" every player of a solo or miserie deal gets exactly a third of what "each" gives
+    him (the taker x instead of 3x, a defender x/3 instead of x): thirds, exact, summing to exactly 0."""
+    rules, line, _trick, m = args
+    line += agreed
+    d = parse_deal(line, rules, PLAYERS)
+    if not d.contract.is_miserie and d.contract.team:
+        return  # a team contract cannot be shared
+    name = d.contract.name
+    sh = replace(rules, contracts=tuple(replace(c, payment="shared") if c.name == name else c for c in rules.contracts))
+    assert parse_rules(to_toml(sh)) == sh
+    each = score(d, rules, PLAYERS, m)
+    got = score(parse_deal(line, sh, PLAYERS), sh, PLAYERS, m)
+    assert sum(got.points.values()) == 0
+    assert dict(got.points) == {p: Fraction(v) / 3 for p, v in each.points.items()}
+    for v in got.points.values():
+        assert isinstance(v, (int, Fraction)) and Fraction(v).denominator in (1, 2, 3, 6)

@@ -340,7 +340,7 @@ def test_an_old_ledger_is_brought_onto_the_chain_and_says_so(tmp_path):
     after = conn.execute(
         "SELECT e.session_id, ep.player_id, sum(ep.points) FROM entry_points ep JOIN entries e ON e.id = ep.entry_id "
         "WHERE NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id) GROUP BY 1, 2 ORDER BY 1, 2").fetchall()
-    types = {t for (t,) in conn.execute("SELECT DISTINCT typeof(half) FROM entry_points")}
+    types = {t for (t,) in conn.execute("SELECT DISTINCT typeof(sixth) FROM entry_points")}
     seals = conn.execute("SELECT count(*) FROM seals").fetchone()[0]
     conn.close()
     assert after == before and types == {"integer"} and seals == ended

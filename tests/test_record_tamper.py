@@ -200,7 +200,7 @@ def test_an_inserted_row_is_caught(template, tmp_path):
         )
         eid = conn.execute("SELECT id FROM entries WHERE uid = 'forged'").fetchone()[0]
         for (pid,) in conn.execute("SELECT player_id FROM seats WHERE session_id = 1").fetchall():
-            conn.execute("INSERT INTO entry_points (entry_id, player_id, half, taker) VALUES (?, ?, 0, 0)", (eid, pid))
+            conn.execute("INSERT INTO entry_points (entry_id, player_id, sixth, taker) VALUES (?, ?, 0, 0)", (eid, pid))
 
     behind_the_back(db, insert)
     assert_caught(db, "a forged rondje pas appended to session 1")

@@ -86,7 +86,7 @@ def test_a_sound_ledger_passes(ledger):
 
 def test_a_changed_score_is_named(ledger):
     eid = entry_id(ledger, 1, 3)  # alleen 5 lotte 6 under rupelstreek: lotte +9, the others -3
-    tamper(ledger, f"UPDATE entry_points SET half = 38 WHERE entry_id = {eid} AND half = 18")
+    tamper(ledger, f"UPDATE entry_points SET sixth = 114 WHERE entry_id = {eid} AND sixth = 54")
     r = wz(ledger, "check")
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
@@ -103,13 +103,13 @@ def test_a_changed_score_is_named(ledger):
 def test_a_balanced_change_is_still_caught_by_rescoring(ledger):
     eid = entry_id(ledger, 2, 2)  # five players: alleen 5 carla 10 ... swap two players' points: the sum stays 0
     conn = sqlite3.connect(str(ledger))
-    pts = dict(conn.execute("SELECT player_id, half FROM entry_points WHERE entry_id = ?", (eid,)).fetchall())
+    pts = dict(conn.execute("SELECT player_id, sixth FROM entry_points WHERE entry_id = ?", (eid,)).fetchall())
     conn.close()
     (hi, lo) = (max(pts, key=pts.get), min(pts, key=pts.get))
     tamper(
         ledger,
-        f"UPDATE entry_points SET half = {pts[lo]} WHERE entry_id = {eid} AND player_id = {hi}",
-        f"UPDATE entry_points SET half = {pts[hi]} WHERE entry_id = {eid} AND player_id = {lo}",
+        f"UPDATE entry_points SET sixth = {pts[lo]} WHERE entry_id = {eid} AND player_id = {hi}",
+        f"UPDATE entry_points SET sixth = {pts[hi]} WHERE entry_id = {eid} AND player_id = {lo}",
     )
     found = [p for p in problems(ledger) if p["check"] != "triggers"]
     assert {(p["check"], p["session"], p["entry"], p["entry_id"]) for p in found} >= {("rescore", 2, 2, eid)}

@@ -34,12 +34,13 @@ def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
 
 
 def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, over_troel: bool) -> tuple[str, Score]:
-    """The canonical text of ``line`` and its score; a rondje pas or a redeal (as the table says them) scores 0."""
+    """The canonical text of ``line`` and its score; a rondje pas or a redeal (as the table says them) scores 0, a
+    penalty (``penalty A renonce``: a kind of the house rules' [penalties], else their one amount) what it costs."""
     from ..core.sessionfile import parse_entry
 
     words = line.split()
     e = parse_entry(words) if words else None
-    if e is not None and getattr(e, "kind", "deal") in ("pass", "redeal"):
+    if e is not None and getattr(e, "kind", "deal") in ("pass", "redeal", "penalty"):
         from ..core.session import TableState, apply
 
         sc = apply(e, rules, names, TableState(0, multiplier))  # type: ignore[arg-type]

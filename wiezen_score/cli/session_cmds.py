@@ -286,6 +286,7 @@ def redeal(ctx: click.Context, reason: str) -> None:
 
 @click.command()
 @click.argument("player", shell_complete=complete_player)
+@click.argument("kind", required=False)
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
 @click.option("--deal", "deal_no", type=ENTRY_NO, help="Link the penalty to recorded deal N (its players are paid).")
@@ -293,9 +294,12 @@ def redeal(ctx: click.Context, reason: str) -> None:
               help="Also keep this ruling as a precedent (its title is the reason), in the same transaction.")
 @click.option("--ruling", help="With --precedent: what was decided (default: what the penalty was).")
 @click.pass_context
-def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no: int | None, as_precedent: bool,
-            ruling: str | None) -> None:
+def penalty(ctx: click.Context, player: str, kind: str | None, reason: str, round_: bool, deal_no: int | None,
+            as_precedent: bool, ruling: str | None) -> None:
     """Record strafpunten: PLAYER pays the house rules' penalty to each other player of the deal in play.
+
+    KIND is one of the kinds of penalty of the house rules ([penalties], listed by `wiezen rules show`): PLAYER
+    then pays that kind's amount. Without KIND the house rules' one penalty amount applies.
 
     A penalty is never doubled and leaves a pending doubling for the next deal. With --precedent the
     ruling is also kept in the precedents log (see `wiezen precedent`).
@@ -303,13 +307,14 @@ def penalty(ctx: click.Context, player: str, reason: str, round_: bool, deal_no:
     \b
     Examples:
         wiezen penalty jan --reason "renonce in troef"
+        wiezen penalty jan renonce --reason "in troef"
         wiezen penalty piet --round --reason "te laat"
         wiezen penalty jan --reason "renonce in troef" --precedent
     """
     from .precedent import record_penalty
 
-    record_penalty(ctx, EntryInput("penalty", offender=player, round=round_, reason=reason, deal_no=deal_no),
-                   as_precedent or ruling is not None, ruling)
+    record_penalty(ctx, EntryInput("penalty", offender=player, round=round_, reason=reason, deal_no=deal_no,
+                                   penalty_kind=kind or ""), as_precedent or ruling is not None, ruling)
 
 
 def _resealed(led: Any, s: Any) -> None:

@@ -5,8 +5,8 @@
 
 Extensions, documented in the README: the contract may be a phrase of up to three words (``solo slim``,
 ``grote miserie``, ``miserie op tafel``) or an abbreviation (``s``, ``gm``: core/abbrev.py), players are
-matched without accents, a near miss suggests what was meant, and a trailing word ``over-troel`` marks an
-open miserie bid over a troel.
+matched without accents, a near miss suggests what was meant, a trailing word ``over-troel`` marks an
+open miserie bid over a troel, and a trailing ``x2``, ``x3`` or ``x4`` (``dubbel``: x2) a deal doubled by agreement.
 """
 
 from __future__ import annotations
@@ -20,6 +20,31 @@ from .rules import Contract, HouseRules, MiserieContract, TrickContract, normali
 from .text import as_count, is_digits, shorten
 
 OVER_TROEL = "over-troel"
+#: how many times a deal may count by agreement (a trailing ``x2``, ``x3``, ``x4``)
+AGREED_TIMES = (2, 3, 4)
+#: the words for a deal doubled by agreement, beside ``xN``
+_DOUBLE_WORDS = ("dubbel", "double")
+
+
+def _suffix(times: int) -> str:
+    """The canonical end of a deal line doubled by agreement: ' x2' ('' for a deal that is not)."""
+    return f" x{times}" if times > 1 else ""
+
+
+def agreed_times(word: str) -> int | None:
+    """How many times a trailing word makes a deal count (``x2``, ``X3``, ``×4``, ``dubbel``), or None when the word
+    is no such word. ``x1``, ``x5`` ... are refused with a line saying what is valid."""
+    w = word.lower()
+    if w in _DOUBLE_WORDS:
+        return 2
+    if len(w) >= 2 and w[0] in "x\u00d7" and is_digits(w[1:]):
+        n = as_count(w[1:])
+        if n not in AGREED_TIMES:
+            raise WiezenError(
+                _("'{word}': a deal counts x2, x3 or x4 by agreement (or 'dubbel': x2)").format(word=shorten(word))
+            )
+        return n
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +53,11 @@ class TrickDeal:
     level: int
     takers: tuple[str, ...]  # the bidder, and the partner for team contracts
     tricks: int  # what the takers took together
+    times: int = 1  # the deal counts x2, x3 or x4 by agreement (a trailing 'x2' on the line)
 
     @property
     def text(self) -> str:
-        return f"{self.contract.name} {self.level} {'+'.join(self.takers)} {self.tricks}"
+        return f"{self.contract.name} {self.level} {'+'.join(self.takers)} {self.tricks}{_suffix(self.times)}"
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -43,11 +69,12 @@ class MiserieDeal:
     contract: MiserieContract
     plays: tuple[tuple[str, int], ...]  # (player, tricks he took), in the order typed
     over_troel: bool = False
+    times: int = 1  # the deal counts x2, x3 or x4 by agreement (a trailing 'x2' on the line)
 
     @property
     def text(self) -> str:
         body = " ".join(f"{p} {t}" for p, t in self.plays)
-        return f"{self.contract.name} {body}" + (f" {OVER_TROEL}" if self.over_troel else "")
+        return f"{self.contract.name} {body}" + (f" {OVER_TROEL}" if self.over_troel else "") + _suffix(self.times)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -185,11 +212,18 @@ def parse_deal(
     words = line.split()
     if not words:
         raise WiezenError(_("empty deal line: expected e.g. 'samen 9 jan+piet 10'"))
-    if words[-1].lower() == OVER_TROEL:
-        over_troel = True
-        words = words[:-1]
-        if not words:
-            raise WiezenError(_("'over-troel' follows a miserie deal line, e.g. 'open-miserie jan 0 over-troel'"))
+    times, ot_word = 1, False
+    for _i in range(2):  # 'over-troel' and 'x2' end the line, in either order
+        if len(words) > 1 and times == 1:
+            n = agreed_times(words[-1])
+            if n is not None:
+                times, words = n, words[:-1]
+                continue
+        if words[-1].lower() == OVER_TROEL and not ot_word:
+            over_troel = ot_word = True
+            words = words[:-1]
+            if not words:
+                raise WiezenError(_("'over-troel' follows a miserie deal line, e.g. 'open-miserie jan 0 over-troel'"))
     contract, used = find_contract(words, rules)
     args = words[used:]
     act = tuple(active) if active is not None else tuple(players)
@@ -220,7 +254,7 @@ def parse_deal(
                     contract=contract.name, took=took, shown=" + ".join(str(t) for _p, t in plays)
                 )
             )
-        md = MiserieDeal(contract, tuple(plays), over_troel)
+        md = MiserieDeal(contract, tuple(plays), over_troel, times)
         why = impossible_reason(md, len(act))
         if possible and why:
             raise WiezenError(why)
@@ -265,4 +299,4 @@ def parse_deal(
         raise WiezenError(
             _("{contract} is played alone: no partner ({takers})").format(contract=contract.name, takers="+".join(takers))
         )
-    return TrickDeal(contract, level, takers, _tricks(args[1]))
+    return TrickDeal(contract, level, takers, _tricks(args[1]), times)

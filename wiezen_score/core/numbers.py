@@ -34,8 +34,51 @@ def _sign(text: str) -> str:
 
 
 def fmt(p: Number, machine: bool = False) -> str:
-    """A point amount as a player writes it: 7, -7.5 (Dutch: -7,5)."""
-    return _local(str(plain(p)), machine)
+    """A point amount as a player writes it: 7, -7.5 (Dutch: -7,5); a third with two decimals, -0.67 (Dutch -0,67)
+    (the figure is exact; only its text is rounded)."""
+    v = plain(p)
+    if isinstance(v, float) and not (2 * v).is_integer() and abs(v) < 1e15:
+        return _local(_two_decimals(exact_points(p)), machine)
+    return _local(str(v), machine)
+
+
+def _two_decimals(x: Number) -> str:
+    """An exact amount with two decimals, rounded half away from zero: -4/3 -> '-1.33', 2/3 -> '0.67'."""
+    from fractions import Fraction
+
+    f = Fraction(x)
+    hundredths = (abs(f) * 100 * 2 + 1) // 2  # half up, on the absolute value
+    sign = "-" if f < 0 and hundredths else ""
+    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
+
+
+#: every point amount is a whole number of sixths (halves: split miseries; thirds: payment = "shared")
+SIXTHS = 6
+
+
+def exact_points(v: Number, tolerance: float = 1e-12) -> int | Fraction:
+    """A point amount as an exact number: an int when whole, else a Fraction.
+
+    A float is taken to be the nearest sixth when it is within ``tolerance`` (relative) of one: every amount is a
+    whole number of sixths, and a third is written as the nearest double (-1.3333333333333333 is -4/3). The
+    default fits a number as JSON writes it; a REAL that SQLite summed from many thirds is further off (a few
+    units in the last place per addition): read it with a looser ``tolerance`` (1e-6). Any other float keeps the
+    decimal it was written as (0.1 is 1/10, 3.000000001 stays what it says)."""
+    if isinstance(v, int):
+        return v
+    from fractions import Fraction
+
+    if isinstance(v, float):
+        f = Fraction(repr(v)) if v == v and abs(v) != float("inf") else None
+        if f is None:
+            raise ValueError(f"not a number of points: {v!r}")
+        if abs(v) < 1e15:
+            six = round(v * SIXTHS)
+            if abs(v * SIXTHS - six) <= tolerance * max(1.0, abs(v * SIXTHS)):
+                f = Fraction(six, SIXTHS)
+    else:
+        f = Fraction(v)
+    return f.numerator if f.denominator == 1 else f
 
 
 def signed(p: Number, machine: bool = False, plus_zero: bool = False) -> str:
@@ -45,12 +88,17 @@ def signed(p: Number, machine: bool = False, plus_zero: bool = False) -> str:
 
 
 def plain(p: Number) -> int | float:
-    """A JSON-friendly number: int when whole, float (exact for halves) otherwise.
+    """A JSON-friendly number: int when whole, float otherwise: exact for halves, the nearest double for a third
+    (-1.3333333333333333; :func:`exact_points` reads it back as -4/3).
 
     Takes computed points (int, Fraction) and stored ones (SQLite REAL comes back as float).
     """
     if isinstance(p, float):
-        return int(p) if p.is_integer() else p
+        if p.is_integer():
+            return int(p)
+        if not (2 * p).is_integer() and abs(p) < 1e15:  # a sum of thirds (SQLite's REAL): the double nearest it
+            return plain(exact_points(p, 1e-6))
+        return p
     if getattr(p, "denominator", 1) == 1:
         return int(p)
     return float(p)

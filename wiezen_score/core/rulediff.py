@@ -23,6 +23,7 @@ _TRICK_FIELDS = (
 )  # fmt: skip
 _MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "points"), ("over_troel", "over_troel"),
                    ("lost", "lost"), ("lost_per_trick", "lost_per_trick"), ("over_troel_lost", "over_troel_lost"))
+_PAYMENT_FIELDS = (("payment", "payment"),)  # payment = "shared", of either kind of contract (issue 30)
 
 
 def flatten_rules(r: HouseRules) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
     }
     for c in r.contracts:
         fields = _TRICK_FIELDS if isinstance(c, TrickContract) else _MISERIE_FIELDS
-        for key, attr in fields:
+        for key, attr in fields + _PAYMENT_FIELDS:
             out[f"contracts.{c.name}.{key}"] = getattr(c, attr)
     return out
 
@@ -85,4 +86,12 @@ def diff_rules(old: HouseRules, new: HouseRules) -> list[str]:
     for c in new.contracts:
         if c.name not in old_kinds:
             out.append(_("contracts.{name}: added").format(name=c.name))
+    out += _penalty_changes(old, new)
     return out
+
+
+def _penalty_changes(old: HouseRules, new: HouseRules) -> list[str]:
+    """``penalties.KIND: old -> new`` for each kind of [penalties] whose amount changed, came or went."""
+    a, b = dict(old.penalties), dict(new.penalties)
+    return [f"penalties.{k}: {_show(a.get(k))} -> {_show(b.get(k))}" for k in [*a, *(k for k in b if k not in a)]
+            if a.get(k) != b.get(k)]

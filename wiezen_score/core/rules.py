@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import paykeys
 from .errors import WiezenError
 from .i18n import NP_, _, pgettext
 from .rulekeys import MULTI_MISERIE, POOL_TIMES, PerLevel, at_level, miserie_lost, per_level, pool_times, redeal_dealer
@@ -68,6 +69,7 @@ class TrickContract:
     all_tricks: PerLevel | None = None  # in a list, 0: no all-tricks amount at that level
     all_tricks_times: int | None = None
     doublings: int = 0  # the contract's own doublings (troel counted as a doubled samen: 1)
+    payment: str = "each"  # a solo: "each" (3x to the taker, x from each defender) or "shared" (x, x/3 each)
 
     @property
     def is_miserie(self) -> bool:
@@ -102,6 +104,7 @@ class MiserieContract:
     lost: int | None = None
     lost_per_trick: int = 0
     over_troel_lost: int | None = None
+    payment: str = "each"  # "each" (3x to the player, x from each other) or "shared" (x, x/3 from each other)
 
     @property
     def is_miserie(self) -> bool:
@@ -132,6 +135,7 @@ class HouseRules:
     doubling: str = "multiply"  # how several doublings of one deal combine: "multiply" | "add"
     pool_times: int = POOL_TIMES  # multi_miserie = "pool": a miserie player's amount times this
     redeal_dealer: str = "same"  # who deals after a redeal: "same" | "next"
+    penalties: tuple[tuple[str, int], ...] = ()  # [penalties]: the kinds of strafpunten and their amounts, in order
     # every name and alias -> its contract, made from the contracts
     _index: Mapping[str, Contract] = field(init=False, compare=False, repr=False)
 
@@ -141,6 +145,15 @@ class HouseRules:
             for word in (c.name, *c.aliases):
                 index[word] = c
         object.__setattr__(self, "_index", index)
+
+    def penalty_amount(self, kind: str) -> int:
+        """What a penalty of ``kind`` costs the offender per other player ("": the top-level ``penalty``)."""
+        return dict(self.penalties)[kind] if kind else self.penalty
+
+    def penalty_kind(self, word: str) -> str | None:
+        """The kind of penalty ``word`` names in ``[penalties]`` (case and '_' aside), or None."""
+        w = normalize_word(word)
+        return w if w in dict(self.penalties) else None
 
     def contract_names(self) -> list[str]:
         return [c.name for c in self.contracts]
@@ -299,6 +312,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
                 raise cfail(_("'{word}' is already used by contract '{contract}'").format(word=word, contract=seen[word]), "aliases")
             seen[word] = c.name
         contracts.append(c)
+    penalties = paykeys.penalties(data.get("penalties", {}), fail, _is_name, _amount)
     return HouseRules(
         name=name,
         description=description,
@@ -310,6 +324,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
         contracts=tuple(contracts),
         pool_times=times,
         redeal_dealer=redeal,
+        penalties=penalties,
     )
 
 
@@ -358,7 +373,9 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if ot is not None:
             ot = _amount(ot, "over_troel", lambda m: cfail(m, "over_troel"))
         lost = miserie_lost(spec, ot is not None, _amount, cfail)
-        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot, **lost)
+        pay = paykeys.payment(spec, False, cfail).get("payment", "each")
+        return MiserieContract(name=cname, tricks=tricks, points=points, aliases=tuple(aliases), over_troel=ot,
+                               payment=pay, **lost)
     for k in spec:
         if k not in _TRICK_KEYS:
             raise cfail(_("unknown key '{key}' (known: {keys})").format(key=k, keys=", ".join(sorted(_TRICK_KEYS))), k)
@@ -409,9 +426,18 @@ def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
         if n > 4:
             raise cfail(_("'doublings' is how often the contract counts double, 0 to 4 (got {value})").format(value=n), "doublings")
         opts["doublings"] = n
+    opts.update(paykeys.payment(spec, team, cfail))
     return TrickContract(
         name=cname, team=team, levels=levels, made=lists["made"], lost=lists["lost"], aliases=tuple(aliases), **opts
     )
+
+
+# Keys of issue 30, checked in core/paykeys.py: payment = "shared" (a solo or a miserie paid as one sum that the
+# defenders share) and [penalties] (kinds of strafpunten and their amounts)
+
+_TRICK_KEYS.add("payment")
+_MISERIE_KEYS.add("payment")
+_TOP_KEYS.add("penalties")
 
 
 # ---------------------------------------------------------------------------
@@ -460,6 +486,8 @@ def to_toml(rules: HouseRules) -> str:
                     out.append(f"{key} = {_toml_list(v) if isinstance(v, tuple) else v}")
             if c.promote:
                 out.append("promote = true")
+            if c.payment != "each":
+                out.append(f"payment = {_toml_str(c.payment)}")
         else:
             if c.aliases:
                 out.append(f"aliases = {_toml_list(c.aliases)}")
@@ -468,6 +496,10 @@ def to_toml(rules: HouseRules) -> str:
                 out.append(f"over_troel = {c.over_troel}")
             out += [f"{key} = {v}" for key in ("lost", "lost_per_trick", "over_troel_lost")
                     if (v := getattr(c, key)) is not None and not (key == "lost_per_trick" and v == 0)]
+            if c.payment != "each":
+                out.append(f"payment = {_toml_str(c.payment)}")
+    if rules.penalties:  # (house rules without kinds write the file they always wrote)
+        out += ["", "[penalties]", *(f"{kind} = {amount}" for kind, amount in rules.penalties)]
     return "\n".join(out) + "\n"
 
 
@@ -493,4 +525,9 @@ def summary(rules: HouseRules) -> str:
         out += _(" (each x{n})").format(n=rules.pool_times)
     if rules.redeal_dealer != "same":
         out += _("; redeal: next dealer")
+    if rules.penalties:
+        out += _("; penalties: {kinds}").format(kinds=", ".join(f"{k} {v}" for k, v in rules.penalties))
+    shared = [c.name for c in rules.contracts if c.payment == "shared"]
+    if shared:
+        out += _("; paid as one sum: {contracts}").format(contracts=", ".join(shared))
     return out

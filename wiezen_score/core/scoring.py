@@ -1,7 +1,8 @@
 """Scoring a deal under house rules (shared/SCORING.md), with the steps that led to the figure.
 
-Points are exact: whole numbers, except where several players on miserie share an amount (split miseries,
-a pool of miseries: core/pool.py) and a half point can appear; a :class:`fractions.Fraction` is used there. Every deal sums to exactly 0.
+Points are exact: whole numbers, except a half point (where several players on miserie share an amount: split
+miseries, a pool of miseries, core/pool.py) and a third (a solo paid as one sum, payment = "shared"), where a
+:class:`fractions.Fraction` is used. Every deal sums to exactly 0.
 """
 
 from __future__ import annotations
@@ -65,17 +66,28 @@ def score(
             return Score(pts, multiplier, made, tuple(steps + ([summary] if summary else [])))
     else:
         pts, made, steps = _miserie(deal, rules, active)
-    factor = 1 + pass_doublings if add else multiplier
+        if deal.times > 1 and not add:  # by agreement first, then the rondje pas (multiplied)
+            pts = {p: v * deal.times for p, v in pts.items()}
+            steps.append(_agreed_step(deal.times, pts))
+    agreed = deal.times - 1 if add and isinstance(deal, MiserieDeal) else 0  # doublings by agreement, when added
+    factor = 1 + pass_doublings + agreed if add else multiplier
     if factor != 1:
         pts = {p: v * factor for p, v in pts.items()}
-        if add and factor != multiplier:
+        if add and agreed:
+            steps.append(
+                _("doublings (added): {what}: 1 + {n} = x{factor}").format(
+                    what=", ".join(([_agreed_label(deal.times)]) + ([pass_label] if pass_doublings else [])),
+                    n=pass_doublings + agreed, factor=factor,
+                )
+            )
+        elif add and factor != multiplier:
             steps.append(
                 _("doublings (added): {what}: 1 + {n} = x{factor}").format(
                     what=pass_label, n=pass_doublings, factor=factor
                 )
             )
         all_points = ", ".join(f"{p} {signed(v)}" for p, v in pts.items())
-        if why_multiplier:
+        if why_multiplier and not agreed:
             steps.append(_("x{factor} {why}: {points}").format(factor=factor, why=why_multiplier, points=all_points))
         else:
             steps.append(_("x{factor}: {points}").format(factor=factor, points=all_points))
@@ -84,15 +96,38 @@ def score(
     return Score(pts, multiplier, made, tuple(steps))
 
 
-def _settle(takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool) -> dict[str, Points]:
+def _agreed_label(times: int) -> str:
+    """A deal doubled by agreement, as the explanation names it."""
+    return _("x{n} by agreement").format(n=times)
+
+
+def _agreed_step(times: int, pts: Mapping[str, Points]) -> str:
+    return _("the deal counts x{n} by agreement: {points}").format(
+        n=times, points=", ".join(f"{p} {signed(v)}" for p, v in pts.items())
+    )
+
+
+def _settle(
+    takers: Sequence[str], active: Sequence[str], x: int, made: bool, solo: bool, shared: bool = False
+) -> dict[str, Points]:
+    """Each player's points: a team contract x each way; a solo 3x to (or from) the taker and x from (or to) each
+    defender, or, paid as one sum (``shared``), x to the taker and x/3 from each defender (thirds, exact)."""
     sign = 1 if made else -1
+    each: Points = _share(x, 3) if shared else x
     out: dict[str, Points] = {}
     for p in active:
         if p in takers:
-            out[p] = sign * (3 * x if solo else x)
+            out[p] = sign * (x if shared else 3 * x if solo else x)
         else:
-            out[p] = -sign * x
+            out[p] = -sign * each
     return out
+
+
+def _shared_step(player: str, x: int, made: bool, others: str) -> str:
+    """The explanation of a solo paid as one sum: the player's x, and the third each of the three others pays."""
+    win, lose = (1, -1) if made else (-1, 1)
+    return _("paid as one sum (payment = \"shared\"): {player} {points}, {others} {x}/3 = {share}").format(
+        player=player, points=signed(win * x), others=others, x=x, share=signed(lose * _share(x, 3)))
 
 
 def _trick(
@@ -115,6 +150,9 @@ def _trick(
     if c.doublings:
         what = c.name if c.doublings == 1 else _("{contract} ({n} doublings)").format(contract=c.name, n=c.doublings)
         doublings.append((what, 2**c.doublings, c.doublings, False))
+    # a deal doubled by agreement (x2, x3, x4): a factor when multiplied, times - 1 doublings when added (after the
+    # contract's own and all 13 tricks in the explanation: appended below)
+    agreed = (_agreed_label(deal.times), deal.times, deal.times - 1, False) if deal.times > 1 else None
     if made:
         steps.append(
             ngettext("{label} by {who}: made with {tricks} tricks", "{label} by {who}: made with {tricks} tricks", t)
@@ -180,6 +218,8 @@ def _trick(
         else:
             steps.append(_("{label} lost: {points}").format(label=label, points=x))
     summary = ""
+    if agreed is not None:
+        doublings.append(agreed)
     if add:
         if pass_doublings:
             doublings.append((pass_label, multiplier, pass_doublings, False))
@@ -193,9 +233,13 @@ def _trick(
             )
             x = x2
     else:
-        for _what, factor, n, all13 in doublings:
+        for what, factor, n, all13 in doublings:
             x2 = x * factor
-            if all13:
+            if (what, factor, n, all13) == agreed:
+                steps.append(
+                    _("{what}: {points} x {factor} = {result}").format(what=what, points=x, factor=factor, result=x2)
+                )
+            elif all13:
                 steps.append(
                     _("all 13 tricks (onder tafel): {points} x {factor} = {result}").format(
                         points=x, factor=factor, result=x2
@@ -224,9 +268,12 @@ def _trick(
             summary = _("doublings (multiplied): {what}: {factors} = x{total}").format(
                 what=", ".join(d[0] for d in doublings), factors=" x ".join(str(f) for f in factors), total=total
             )
-    pts = _settle(deal.takers, active, x, made, solo=not c.team)
+    shared = c.payment == "shared"
+    pts = _settle(deal.takers, active, x, made, solo=not c.team, shared=shared)
     win, lose = ("+", "-") if made else ("-", "+")
-    if c.team:
+    if shared:
+        steps.append(_shared_step(deal.takers[0], x, made, _("each defender")))
+    elif c.team:
         steps.append(
             _("team contract: each taker {taker}, each defender {defender}").format(
                 taker=f"{win}{x}", defender=f"{lose}{x}"
@@ -290,18 +337,26 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
         made_all = {ok for _p, ok in results}
         return dict(pool_pts), (made_all.pop() if len(made_all) == 1 else None), steps + pool_steps
     pts: dict[str, Points] = {p: 0 for p in active}
+    shared = c.payment == "shared"
+
+    def big(p: str) -> int:
+        """What miserie player ``p`` wins or pays: his amount, three times over unless paid as one sum."""
+        return amounts[p] if shared else 3 * amounts[p]
+
+    def each_other(p: str, ok: bool) -> Points:
+        return (-1 if ok else 1) * (_share(amounts[p], 3) if shared else amounts[p])
+
     if len(results) == 1 or rules.multi_miserie in ("alone", "pool"):
         if len(results) > 1 and rules.multi_miserie == "pool":  # every player of the deal is on miserie
             steps.append(_("every player of the deal is on miserie: under the pool each is settled alone"))
         for p, ok in results:
-            x = amounts[p]
-            for q, v in _settle([p], active, x, ok, solo=True).items():
+            for q, v in _settle([p], active, amounts[p], ok, solo=True, shared=shared).items():
                 pts[q] += v
             if len(results) > 1:
                 steps.append(
                     (_("  {player} made: {player} {points}, each other player {others}") if ok
                      else _("  {player} lost: {player} {points}, each other player {others}"))
-                    .format(player=p, points=f"{'+' if ok else '-'}{3 * x}", others=f"{'-' if ok else '+'}{x}")
+                    .format(player=p, points=signed(big(p) if ok else -big(p)), others=signed(each_other(p, ok)))
                 )
         if len(results) > 1:
             steps.append(
@@ -309,8 +364,11 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
                     points=", ".join(f"{p} {signed(v)}" for p, v in pts.items())
                 )
             )
+        elif shared:
+            steps.append(_shared_step(results[0][0], amounts[results[0][0]], results[0][1], _("each other player")))
         else:
             p, ok = results[0]
+            x = amounts[p]
             win, lose = ("+", "-") if ok else ("-", "+")
             steps.append(
                 _("solo: {player} {times} = {points}, each other player {others}").format(
@@ -327,39 +385,38 @@ def _miserie(deal: MiserieDeal, rules: HouseRules, active: Sequence[str]) -> tup
     if not winners or not losers:
         sign = 1 if winners else -1
         for p in on:
-            pts[p] = sign * 3 * amounts[p]  # (lost amounts may differ: lost_per_trick)
+            pts[p] = sign * big(p)  # (lost amounts may differ: lost_per_trick)
         if others:
-            total = -sign * 3 * sum(amounts[p] for p in on)
+            total = -sign * sum(big(p) for p in on)
             share = _share(total, len(others))
             for p in others:
                 pts[p] = share
-            if len(set(amounts.values())) == 1:
+            if len({big(p) for p in on}) == 1:
                 steps.append(
                     (_("several miseries (split), all made: each {each}; the others share {total}: {share} each")
                      if winners else
                      _("several miseries (split), all lost: each {each}; the others share {total}: {share} each"))
-                    .format(each=f"{'+' if sign > 0 else '-'}{3 * x}", total=signed(total), share=signed(share))
+                    .format(each=f"{'+' if sign > 0 else '-'}{big(on[0])}", total=signed(total), share=signed(share))
                 )
             else:
                 steps.append(
                     _("several miseries (split), all lost: {each}; the others share {total}: {share} each").format(
-                        each=", ".join(f"{p} -3 x {amounts[p]} = {signed(pts[p])}" for p in on),
-                        total=signed(total), share=signed(share),
+                        each=", ".join(f"{p} {signed(pts[p])}" for p in on), total=signed(total), share=signed(share),
                     )
                 )
         else:
             pts = {p: 0 for p in active}
             steps.append(_("all four on miserie with the same result: nobody to settle with, 0 for everyone"))
         return pts, bool(winners), steps
-    gain = 3 * x * len(winners)
+    gain = sum(big(p) for p in winners)
     share = _share(-gain, len(losers))
     for p in winners:
-        pts[p] = 3 * x
+        pts[p] = big(p)
     for p in losers:
         pts[p] = share
     steps.append(
         _("several miseries (split), mixed: each who made it {each}; those who lost share {total}: "
-          "{share} each; the others 0").format(each=f"+{3 * x}", total=f"-{gain}", share=signed(share))
+          "{share} each; the others 0").format(each=f"+{big(winners[0])}", total=f"-{gain}", share=signed(share))
     )
     return pts, None, steps
 

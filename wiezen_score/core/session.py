@@ -70,6 +70,9 @@ class EntryInput:
     reason: str = ""
     deal_no: int | None = None  # penalty: the deal it belongs to
     over_troel: bool = False
+    # penalty: the kind of [penalties] it is ("": none, the top-level amount); None: a first word of the reason
+    # that names a kind is the kind (a session file, the prompt, the phone: 'penalty jan renonce in troef')
+    penalty_kind: str | None = None
     after: str = ""  # join: the player the newcomer sits after ("": at the end of the seat order)
 
 
@@ -224,6 +227,7 @@ def apply(
         else:
             act = active_players(players, state.dealer)
             where = _("the deal in play")
+        kind, reason = penalty_kind(e, rules)
         payees = [p for p in act if p != offender]
         pts: dict[str, Points] = {p: 0 for p in act}
         if offender not in pts:
@@ -235,7 +239,7 @@ def apply(
                 )
             ]
         else:
-            amount = rules.penalty
+            amount = rules.penalty_amount(kind)
             pts[offender] = -amount * len(payees)
             for p in payees:
                 pts[p] = amount
@@ -246,11 +250,15 @@ def apply(
                 ),
                 _("penalties are never doubled and leave a pending doubling for the next deal"),
             ]
-        if e.reason:
-            steps.insert(0, _("reason: {reason}").format(reason=e.reason))
+            if kind:
+                steps.insert(0, _("kind: {kind}, {amount} strafpunten ([penalties] of house rules '{rules}')").format(
+                    kind=kind, amount=amount, rules=rules.name))
+        if reason:
+            steps.insert(0, _("reason: {reason}").format(reason=reason))
         return Scored(
-            "penalty", f"penalty {offender}" + (" round" if e.round else ""), state.dealer, 1, pts, {},
-            tuple(steps), state, offender=offender, round=e.round, reason=e.reason, deal_no=e.deal_no,
+            "penalty", f"penalty {offender}" + (" round" if e.round else "") + (f" {kind}" if kind else ""),
+            state.dealer, 1, pts, {}, tuple(steps), state, offender=offender, round=e.round, reason=reason,
+            deal_no=e.deal_no,
         )
     if e.kind in SEAT_KINDS:
         return seat_change(e, players, state)
@@ -327,6 +335,31 @@ def seat_change(e: EntryInput, players: Sequence[str], state: TableState) -> Sco
         steps.insert(0, _("reason: {reason}").format(reason=e.reason))
     return Scored(e.kind, text, state.dealer, 1, {}, {}, tuple(steps), TableState(new_dealer, state.pending, state.queued),
                   offender=who, reason=e.reason, seating=seating)
+def penalty_kind(e: EntryInput, rules: HouseRules) -> tuple[str, str]:
+    """The kind of a penalty ("" for none) and its reason without it. A kind given (``penalty jan renonce`` on the
+    command line, a stored entry) must be one of the house rules' ``[penalties]``; without one, the first word of
+    the reason is the kind when it names one. A round (een rondje geven) has no kind: it costs no points."""
+    if e.penalty_kind:
+        kind = rules.penalty_kind(e.penalty_kind)
+        if kind is None:
+            raise WiezenError(
+                (_("house rules '{rules}' have no kind of penalty '{kind}'; they have: {kinds}") if rules.penalties
+                 else _("house rules '{rules}' have no kind of penalty '{kind}': they have no [penalties], only the "
+                        "one amount ({amount})")).format(
+                    rules=rules.name, kind=e.penalty_kind, kinds=", ".join(k for k, _a in rules.penalties),
+                    amount=rules.penalty,
+                )
+            )
+        if e.round:
+            raise WiezenError(_("a round (een rondje geven) costs no points: give it no kind of penalty ({kind})")
+                              .format(kind=kind))
+        return kind, e.reason
+    if e.penalty_kind is None and not e.round and rules.penalties:
+        first, _sp, rest = e.reason.strip().partition(" ")
+        kind = rules.penalty_kind(first) if first else None
+        if kind is not None:
+            return kind, rest.strip()
+    return "", e.reason
 
 
 class Fold:

@@ -176,7 +176,9 @@ def parse_entry(words: list[str]) -> EntryInput | Undo:
             deal_no, reason = as_count(m.group(1)), m.group(2)
             if deal_no is None:
                 raise WiezenError(_("penalty ... deal {no}: no deal has that number").format(no=shorten(m.group(1))))
-        return EntryInput("penalty", offender=words[1], round=is_round, reason=reason, deal_no=deal_no)
+        # a first word of the reason that names a kind of [penalties] is the kind (core/session.py: penalty_kind)
+        return EntryInput("penalty", offender=words[1], round=is_round, reason=reason, deal_no=deal_no,
+                          penalty_kind=None)
     return EntryInput("deal", text=" ".join(words))
 
 

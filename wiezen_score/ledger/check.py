@@ -27,7 +27,7 @@ from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.numbers import signed
 from .migrations import SCHEMA_VERSION
-from .rows import COUNTS, JOINED_SEAT
+from .rows import COUNTS, JOINED_SEAT, from_sixths
 
 if TYPE_CHECKING:
     from ..core.rules import HouseRules
@@ -245,18 +245,18 @@ def _search_index(conn: sqlite3.Connection, problems: list[Problem], counts: dic
 
 
 def _sums(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
-    # points are whole or half numbers: exact in binary floating point, so the sum is exactly 0
+    # points are stored in sixths (six times the points, an integer): the sum is exactly 0
     for eid, sid, no, n, total in conn.execute(
-        "SELECT e.id, e.session_id, e.no, count(ep.entry_id), total(ep.points) FROM entries e "
+        "SELECT e.id, e.session_id, e.no, count(ep.entry_id), coalesce(sum(ep.sixth), 0) FROM entries e "
         "LEFT JOIN entry_points ep ON ep.entry_id = e.id GROUP BY e.id "
         # a join or a leave has no points (re-scoring holds it to that)
-        "HAVING (count(ep.entry_id) = 0 AND e.kind NOT IN ('join', 'leave')) OR total(ep.points) != 0 "
+        "HAVING (count(ep.entry_id) = 0 AND e.kind NOT IN ('join', 'leave')) OR coalesce(sum(ep.sixth), 0) != 0 "
         "ORDER BY e.session_id, e.no, e.id"
     ):
         if n == 0:
             problems.append(Problem("sum", _("the entry has no points at all (not even 0 for the players of the deal)"), sid, no, eid))
         else:
-            problems.append(Problem("sum", _('the points add up to {total}, not 0').format(total=signed(float(total), plus_zero=True)), sid, no, eid))
+            problems.append(Problem("sum", _('the points add up to {total}, not 0').format(total=signed(from_sixths(total), plus_zero=True)), sid, no, eid))
 
 
 def _chain(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
@@ -304,7 +304,7 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_totals'").fetchone() is None:
         return
     for sid, name, cached, summed in conn.execute(
-        "WITH summed AS (SELECT e.session_id AS sid, ep.player_id AS pid, sum(ep.points) AS pts FROM entry_points ep "
+        "WITH summed AS (SELECT e.session_id AS sid, ep.player_id AS pid, sum(ep.sixth) / 6.0 AS pts FROM entry_points ep "
         f"  JOIN entries e ON e.id = ep.entry_id WHERE {COUNTS} "
         "  GROUP BY e.session_id, ep.player_id), "
         "keys AS (SELECT sid, pid FROM summed UNION SELECT session_id, player_id FROM session_totals) "
@@ -312,7 +312,9 @@ def _totals(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str,
         "LEFT JOIN summed s ON s.sid = k.sid AND s.pid = k.pid "
         "LEFT JOIN session_totals t ON t.session_id = k.sid AND t.player_id = k.pid "
         "LEFT JOIN players p ON p.id = k.pid "
-        "WHERE coalesce(t.points, 0) != coalesce(s.pts, 0) OR (s.sid IS NOT NULL AND t.session_id IS NULL) "
+        # (a REAL total of thirds is the nearest REAL, give or take its last bits: compared in sixths)
+        "WHERE round(coalesce(t.points, 0) * 6) != round(coalesce(s.pts, 0) * 6) "
+        "   OR (s.sid IS NOT NULL AND t.session_id IS NULL) "
         "ORDER BY k.sid, k.pid"
     ):
         problems.append(Problem("totals", _('the stored total of {name} is {stored}, the entries add up to {summed}').format(name=name, stored=signed(float(cached), plus_zero=True), summed=signed(float(summed), plus_zero=True)), sid))

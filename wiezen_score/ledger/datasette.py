@@ -75,10 +75,10 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             },
         },
         "entry_points": {
-            "description": "Points per entry and player of the deal in play (who sat out has no row); `half` is "
-            "twice the points, stored exactly.",
+            "description": "Points per entry and player of the deal in play (who sat out has no row); `sixth` is "
+            "six times the points, stored exactly (whole, half and third points).",
             "columns": {
-                "entry_id": "Entry", "player_id": "Player", "half": "Twice the points, an integer",
+                "entry_id": "Entry", "player_id": "Player", "sixth": "Six times the points, an integer",
                 "taker": "1: bidder, partner or on miserie", "made": "Takers: 1 made, 0 lost",
             },
         },

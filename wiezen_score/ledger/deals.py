@@ -29,7 +29,7 @@ class RecordedDeal(TypedDict):
 
 
 _SQL = """
-SELECT e.id, e.session_id, s.date, e.no, e.text, e.contract, p.name, ep.half, ep.taker, ep.made
+SELECT e.id, e.session_id, s.date, e.no, e.text, e.contract, p.name, ep.sixth, ep.taker, ep.made
 FROM entries e
 JOIN sessions s ON s.id = e.session_id
 JOIN entry_points ep ON ep.entry_id = e.id
@@ -80,14 +80,14 @@ def recorded_deals(led: Ledger, players: Sequence[str] = (), contract: str | Non
         contracts = set(contract_matches(contract, known))
     out: list[RecordedDeal] = []
     current: int | None = None
-    for eid, sid, date, no, text, name, player, half, taker, made in conn.execute(
+    for eid, sid, date, no, text, name, player, six, taker, made in conn.execute(
             _SQL, {"since": since, "until": until}):
         if eid != current:
             current = eid
             out.append({"session": sid, "date": date, "no": no, "text": text, "contract": name, "takers": [],
                         "made": {}, "points": {}})
         d = out[-1]
-        d["points"][player] = half // 2 if half % 2 == 0 else Fraction(half, 2)  # exact: whole or half points
+        d["points"][player] = six // 6 if six % 6 == 0 else Fraction(six, 6)  # exact: whole, half or third points
         if taker:
             d["takers"].append(player)
             d["made"][player] = bool(made)

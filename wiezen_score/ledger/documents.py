@@ -61,6 +61,7 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
                 "multiplier": r.multiplier,
                 "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
                 **({"reason": r.reason} if r.reason else {}),
+                **({"penalty_kind": r.penalty_kind} if r.penalty_kind else {}),
                 **({"voided_by": r.void_action} if r.voided else {}),
                 **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
                 **correction(r), **voided_after(r),

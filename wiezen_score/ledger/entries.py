@@ -9,9 +9,22 @@ from datetime import date as Date
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.rules import HouseRules
+from ..core.scoring import Points
 from ..core.session import SEAT_KINDS, EntryInput, Fold, Scored, TableState, fold, queue_state, queued_after
 from .bulk import insert_entries
-from .rows import COUNTS, JOINED_SEAT, EntryRow, NewEntry, SessionInfo, half_points, insert_entry, insert_void, new_uid, now
+from .rows import (
+    COUNTS,
+    JOINED_SEAT,
+    EntryRow,
+    NewEntry,
+    SessionInfo,
+    from_sixths,
+    insert_entry,
+    insert_void,
+    new_uid,
+    now,
+    sixth_points,
+)
 from .sessions import Sessions, check_player_names, session_setup
 
 
@@ -76,25 +89,27 @@ class Entries(Sessions):
 
     def _new_entry(self, s: SessionInfo, no: int, sc: Scored, replaces: int | None = None, uid: str | None = None,
                    created_at: str | None = None, ids: dict[str, int] | None = None,
-                   halves: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] | None = None) -> NewEntry:
+                   scored_rows: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] | None = None,
+                   ) -> NewEntry:
         """The row of entry ``no`` as scored (``ids``: the players' row ids by name, when known already;
-        ``halves``: the points rows of entries scored before, by ``id(scored)``: a replay scores a line once
+        ``scored_rows``: the points rows of entries scored before, by ``id(scored)``: a replay scores a line once
         and records it many times)."""
         if ids is None:
             ids = dict(zip(s.players, s.player_ids, strict=False))
-        if halves is not None:
-            got = halves.get(id(sc))
+        if scored_rows is not None:
+            got = scored_rows.get(id(sc))
             if got is None or got[0] is not sc:
-                got = halves[id(sc)] = (sc, tuple((ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()))
+                got = scored_rows[id(sc)] = (sc, tuple((ids[p], sixth_points(v), sc.takers.get(p))
+                                                       for p, v in sc.points.items()))
             rows: Sequence[tuple[int, int, bool | None]] = got[1]
         else:
-            rows = [(ids[p], half_points(v), sc.takers.get(p)) for p, v in sc.points.items()]
+            rows = [(ids[p], sixth_points(v), sc.takers.get(p)) for p, v in sc.points.items()]
         return NewEntry(
             uid=uid or new_uid(), session_id=s.id, no=no, kind=sc.kind, text=sc.text, contract=sc.contract or None,
             dealer=sc.dealer, multiplier=sc.multiplier, offender_id=ids[sc.offender] if sc.offender else None,
             round=sc.round, deal_no=sc.deal_no, reason=sc.reason, next_dealer=sc.after.dealer,
             next_multiplier=sc.after.pending, replaces=replaces, created_at=created_at or now(),
-            halves=rows,
+            sixths=rows,
         )
 
     def _deal_players(self, s: SessionInfo) -> dict[int, tuple[str, ...]]:
@@ -229,14 +244,14 @@ class Entries(Sessions):
     def entries(self, s: SessionInfo, since_no: int = 0) -> list[EntryRow]:
         """Every entry of the session (voided ones too), in sheet order."""
         names = dict(zip(s.player_ids, s.players, strict=False))
-        pts: dict[int, dict[str, float]] = {}
+        pts: dict[int, dict[str, Points]] = {}
         tk: dict[int, dict[str, bool]] = {}
-        for eid, pid, v, taker, made in self.conn.execute(
-            "SELECT ep.entry_id, ep.player_id, ep.points, ep.taker, ep.made FROM entry_points ep "
+        for eid, pid, six, taker, made in self.conn.execute(
+            "SELECT ep.entry_id, ep.player_id, ep.sixth, ep.taker, ep.made FROM entry_points ep "
             "JOIN entries e ON e.id = ep.entry_id WHERE e.session_id = ? AND e.no >= ?",
             (s.id, since_no),
         ):
-            pts.setdefault(eid, {})[names[pid]] = v
+            pts.setdefault(eid, {})[names[pid]] = from_sixths(six)
             if taker:
                 tk.setdefault(eid, {})[names[pid]] = bool(made)
         out = []
@@ -326,7 +341,7 @@ class Entries(Sessions):
             ids: dict[int, int] = {}  # entry number -> row id of the entries that count
             batch: list[tuple[int, NewEntry]] = []  # entries not written yet (written together, in order)
             pids = dict(zip(s.players, s.player_ids, strict=False))
-            halves: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] = {}
+            scored_rows: dict[int, tuple[Scored, tuple[tuple[int, int, bool | None], ...]]] = {}
 
             def flush() -> None:
                 for (no, _entry), eid in zip(batch, insert_entries(self.conn, [ne for _no, ne in batch]), strict=False):
@@ -351,7 +366,7 @@ class Entries(Sessions):
                             flush()
                             s = self._seat_newcomer(s, sc)
                             pids = dict(zip(s.players, s.player_ids, strict=False))
-                        batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids, halves=halves)))
+                        batch.append((next_no, self._new_entry(s, next_no, sc, ids=pids, scored_rows=scored_rows)))
                         f.take(next_no, sc)
                         next_no += 1
                         if len(batch) >= 2000:
@@ -377,7 +392,7 @@ def _same(r: EntryRow, sc: Scored) -> bool:
         r.dealer == sc.dealer
         and r.multiplier == sc.multiplier
         and r.text.casefold() == sc.text.casefold()  # an imported entry may spell a name in another case
-        and dict(r.points) == {p: float(v) for p, v in sc.points.items()}
+        and dict(r.points) == dict(sc.points)
     )
 
 

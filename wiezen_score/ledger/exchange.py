@@ -26,12 +26,12 @@ from .rows import (
     JOINED_SEAT,
     NewEntry,
     end_session_row,
-    half_points,
     insert_precedent,
     insert_precedent_version,
     insert_seal,
     insert_session,
     insert_void,
+    sixth_points,
 )
 
 __all__ = [
@@ -406,18 +406,18 @@ def _add_entries(
         rows = points_rows.get(key)
         if rows is None:
             try:
-                halves = [half_points(v) for v in pts.values()]
+                sixths = [sixth_points(v) for v in pts.values()]
             except WiezenError as err:
                 conflicts.append(_('{session}, entry #{no} ({uid}): {error}').format(session=_session_label(s), no=e['no'], uid=e['uid'][:8], error=err))
                 return
             tk = {p.casefold(): bool(m) for p, m in e["takers"].items()}
-            rows = points_rows[key] = tuple((seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(pts, halves, strict=False))
+            rows = points_rows[key] = tuple((seats[p.casefold()], h, tk.get(p.casefold())) for p, h in zip(pts, sixths, strict=False))
         batch.append(NewEntry(
             uid=e["uid"], session_id=sid, no=e["no"], kind=e["kind"], text=e["text"], contract=e["contract"],
             dealer=e["dealer"], multiplier=e["multiplier"],
             offender_id=seats[e["offender"].casefold()] if e["offender"] else None, round=bool(e["round"]),
             deal_no=e["deal_no"], reason=e["reason"], next_dealer=e["next_dealer"],
-            next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"], halves=rows,
+            next_multiplier=e["next_multiplier"], replaces=replaces, created_at=e["created_at"], sixths=rows,
         ))
         if len(batch) >= 2000:
             flush()

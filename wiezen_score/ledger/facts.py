@@ -48,10 +48,17 @@ class Facts:
     def __init__(self, conn: sqlite3.Connection, bulk: bool = False) -> None:
         self.conn = conn
         self.bulk = bulk
+        self._has_sixths: bool | None = None
         self._cache: dict[str, dict[tuple[int, int], Any]] = {}
         self._names: dict[int, str] | None = None
         self._uids: dict[str, dict[int, str]] = {}
         self._memo_names: dict[int, str | None] = {}
+
+    def _sixths(self) -> bool:
+        """entry_points stores sixths (schema 14 on), not halves."""
+        if self._has_sixths is None:
+            self._has_sixths = any(r[1] == "sixth" for r in self.conn.execute("PRAGMA table_info(entry_points)"))
+        return self._has_sixths
 
     # lookups used by the contents
     def name(self, pid: int | None) -> str | None:
@@ -133,14 +140,16 @@ class Facts:
                 yield (i, 0), (portable, {"id": i, "seats": [[s, p] for s, p in st]}, i)
         elif kind == "entry":
             pts: dict[int, list[tuple[Any, ...]]] = {}
-            pq = "SELECT entry_id, player_id, half, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
+            # six times the points (schema 14 on; before it, twice them: three times that is six times)
+            six = "sixth" if self._sixths() else "3 * half"
+            pq = f"SELECT entry_id, player_id, {six}, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")
             folded: dict[int, str | None] = {}
-            for eid, pid, half, taker, made in c.execute(pq, rid_arg):
+            for eid, pid, sixth, taker, made in c.execute(pq, rid_arg):
                 if pid not in folded:
                     folded[pid] = self.name(pid)
                 n = folded[pid]
                 # sorted by (name, player id): the same order in every ledger (a player has one row per entry)
-                pts.setdefault(eid, []).append((str(n), pid, [n, half, taker, made]))
+                pts.setdefault(eid, []).append((str(n), pid, [n, _twice(sixth), taker, made]))
             q = ("SELECT id, uid, session_id, no, kind, text, contract, dealer, multiplier, offender_id, round, deal_no, "
                  "reason, next_dealer, next_multiplier, replaces, created_at FROM entries" + (" WHERE id = ?" if one else ""))
             for r in c.execute(q, rid_arg):
@@ -194,6 +203,17 @@ class Facts:
                     {"precedent_id": pid}, None,
                 )  # fmt: skip
 
+
+
+def _twice(sixth: int) -> int | str:
+    """Twice the points, as the chained text of an entry writes them: an integer for whole and half points (as
+    before schema 14, so that every link made before it still verifies), and for a third the exact fraction as text
+    ("-8/3" for -4/3 points), which no integer can be taken for."""
+    if sixth % 3 == 0:
+        return sixth // 3
+    from fractions import Fraction
+
+    return str(Fraction(sixth, 3))
 
 
 def _has_plan(conn: sqlite3.Connection) -> bool:

@@ -52,8 +52,18 @@ def _is_num(v: Any) -> bool:
 def _adds_to_zero(values: Iterable[Any]) -> bool:
     """The points (ints, finite floats) sum to 0, exactly (math.fsum); past what a float holds, or when the sum
     overflows on the way (1e308 + 1e308 - ...), as fractions. (Such points are refused later all the same, with
-    the most a deal can give: rows.half_points.)"""
+    the most a deal can give: rows.sixth_points.) A third, written as the nearest double, counts as the third it
+    stands for (core.numbers.exact_points)."""
     values = list(values)
+    if any(isinstance(v, float) and abs(v) < 1e15 and not (2 * v).is_integer() for v in values):
+        from fractions import Fraction
+
+        from ..core.numbers import exact_points
+
+        try:
+            return sum(Fraction(exact_points(v)) for v in values) == 0
+        except (ValueError, OverflowError):
+            return False
     try:
         return math.fsum(map(float, values)) == 0
     except OverflowError:

@@ -22,6 +22,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
     """
     from . import schema
     from .precedents import m002_precedents, m008_rulings_view
+    from .sixths import m014_sixths
     from .standings import club_views_migration
 
     return [
@@ -37,6 +38,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m010_rounds_index", schema.m010_rounds_index),
         ("m011_tables", schema.m011_tables),
         ("m012_scorer_links", schema.m012_scorer_links),
+        ("m014_sixths", m014_sixths),
         ("m015_session_voids", schema.m015_session_voids),
         ("m016_seat_entries", schema.m016_seat_entries),
     ]
@@ -48,7 +50,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
     "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",
-    "m012_scorer_links", "m015_session_voids", "m016_seat_entries",
+    "m012_scorer_links", "m014_sixths", "m015_session_voids", "m016_seat_entries",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from ..core.i18n import _
+from ..core.numbers import exact_points
 from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
 from ..core.session import SEAT_KINDS, EntryInput, seat_input
@@ -102,12 +103,17 @@ class EntryRow:
     next_multiplier: int
     replaces: int | None
     created_at: str
-    points: Mapping[str, float]
+    points: Mapping[str, Points]
     takers: Mapping[str, bool]
     voided: bool
     void_action: str | None
     voided_by: int | None
     void_reason: str
+
+    @property
+    def penalty_kind(self) -> str:
+        """A penalty's kind of [penalties] ("" for none, and for every other entry)."""
+        return _stored_penalty_kind(self.text, self.offender) if self.kind == "penalty" else ""
 
     def as_input(self) -> EntryInput:
         return stored_input(self.kind, self.text, self.offender, self.round, self.reason, self.deal_no)
@@ -118,44 +124,64 @@ def stored_input(kind: str, text: str, offender: str, round_: bool, reason: str,
     if kind in SEAT_KINDS:
         return seat_input(text, reason)
     return EntryInput(
-        kind, text if kind == "deal" else "", offender, round_, reason, deal_no, text.endswith(" over-troel"),
+        kind, text if kind == "deal" else "", offender, round_, reason, deal_no, "over-troel" in text.split()[-2:],
+        _stored_penalty_kind(text, offender) if kind == "penalty" else "",
     )
 
 
+def _stored_penalty_kind(text: str, offender: str) -> str:
+    """The kind of a stored penalty: the word its line has after ``penalty OFFENDER`` ("" for none or a round). (By
+    words, not letters: an imported entry may spell the offender's name in another case.)"""
+    rest = text.split()[1 + len(offender.split()):]
+    return "" if rest in ([], ["round"]) else rest[0]
+
+
 def _num(v: float) -> Points:
+    """A stored REAL figure (a total the SQL summed) as exact points: see core.numbers.exact_points."""
     if float(v).is_integer():
         return int(v)
+    return exact_points(v, 1e-6)  # (a sum of thirds is a few units in its last place off)
+
+
+def from_sixths(n: int) -> Points:
+    """Points from what ``entry_points.sixth`` stores: six times the points."""
+    if n % 6 == 0:
+        return n // 6
     from fractions import Fraction
 
-    return Fraction(v)
+    return Fraction(n, 6)
 
 
 # --------------------------------------------------------------------------------------------------------
 # The one statement per table that writes it: recording, replay, amend, import and the precedents log all
 # write through these functions (and through nothing else).
 
-POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 2x, an integer)
+POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 6x, an integer)
 
 
-def half_points(v: Any) -> int:
-    """Points as stored: twice their value, an integer (whole or half points, exactly)."""
+def sixth_points(v: Any) -> int:
+    """Points as stored: six times their value, an integer (whole, half or third points, exactly). A float (from
+    a JSON file) is read as :func:`~wiezen_score.core.numbers.exact_points` reads it."""
     if type(v) is int:  # the common cases, exactly as the Fraction below would find them, without it
         if abs(v) <= POINTS_BOUND:
-            return 2 * v
+            return 6 * v
     elif type(v) is float and (2 * v).is_integer() and abs(v) <= POINTS_BOUND:
-        return int(2 * v)
+        return int(6 * v)
     from fractions import Fraction
 
     from ..core.errors import WiezenError
     from ..core.numbers import fmt, grouped
 
-    two = Fraction(v) * 2
-    if two.denominator != 1 or abs(two) > 2 * POINTS_BOUND:
+    try:
+        six: Fraction | None = Fraction(exact_points(v)) * 6
+    except (ValueError, OverflowError, TypeError):  # (inf, nan)
+        six = None
+    if six is None or six.denominator != 1 or abs(six) > 6 * POINTS_BOUND:
         from ..core.text import shorten
 
-        shown = fmt(float(v)) if abs(v) < 1e300 else shorten(str(v))  # (an int past what a float holds)
-        raise WiezenError(_('{points} points cannot be recorded: whole or half points, at most {most}').format(points=shown, most=grouped(POINTS_BOUND)))
-    return int(two)
+        shown = fmt(float(v)) if isinstance(v, (int, float)) and abs(v) < 1e300 else shorten(str(v))
+        raise WiezenError(_('{points} points cannot be recorded: whole, half or third points, at most {most}').format(points=shown, most=grouped(POINTS_BOUND)))
+    return int(six)
 
 
 COUNTS = "NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)"
@@ -165,8 +191,8 @@ COUNTED = "NOT EXISTS (SELECT 1 FROM session_voids sv WHERE sv.session_id = s.id
 
 
 class NewEntry(NamedTuple):  # (a named tuple: a replay or an import makes thousands, cheaply)
-    """An entry row as it is written, with its points: ``halves`` is (player id, twice the points, made) per
-    player of the deal (see :func:`half_points`), ``made`` None for a player who did not take the contract."""
+    """An entry row as it is written, with its points: ``sixths`` is (player id, six times the points, made) per
+    player of the deal (see :func:`sixth_points`), ``made`` None for a player who did not take the contract."""
 
     uid: str
     session_id: int
@@ -184,7 +210,7 @@ class NewEntry(NamedTuple):  # (a named tuple: a replay or an import makes thous
     next_multiplier: int
     replaces: int | None
     created_at: str
-    halves: Sequence[tuple[int, int, bool | None]]
+    sixths: Sequence[tuple[int, int, bool | None]]
 
 
 def insert_player(conn: sqlite3.Connection, name: str) -> int:
@@ -225,7 +251,7 @@ _ENTRY_ROW = (
     "deal_no, reason, next_dealer, next_multiplier, replaces, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_POINTS_ROW = "INSERT INTO entry_points (entry_id, player_id, half, taker, made) VALUES (?, ?, ?, ?, ?)"
+_POINTS_ROW = "INSERT INTO entry_points (entry_id, player_id, sixth, taker, made) VALUES (?, ?, ?, ?, ?)"
 _MAX_ROWID = 2**63 - 1
 
 
@@ -237,7 +263,7 @@ def _entry_values(eid: int | None, e: NewEntry) -> tuple[Any, ...]:
 
 
 def _points_values(eid: int, e: NewEntry) -> list[tuple[int, int, int, int, int | None]]:
-    return [(eid, pid, h, int(made is not None), None if made is None else int(made)) for pid, h, made in e.halves]
+    return [(eid, pid, h, int(made is not None), None if made is None else int(made)) for pid, h, made in e.sixths]
 
 
 def insert_entry(conn: sqlite3.Connection, e: NewEntry) -> int:

@@ -156,8 +156,8 @@ def club_views_migration(db: Database) -> None:
 
 
 def _num(v: float | int | None) -> int | float | None:
-    """A stored figure as a JSON number (None stays None)."""
-    return None if v is None else plain(float(v))
+    """A stored figure as a JSON number (None stays None); a sum of thirds is the double nearest its exact value."""
+    return None if v is None else plain(float(v))  # (plain reads such a REAL as the nearest sixth)
 
 
 def standings(
@@ -192,7 +192,8 @@ def check_player_evenings(conn: sqlite3.Connection) -> list[tuple[int, str]]:
         "FROM keys k LEFT JOIN ref r ON r.session_id = k.session_id AND r.player_id = k.player_id "
         "LEFT JOIN player_evenings pe ON pe.session_id = k.session_id AND pe.player_id = k.player_id "
         "LEFT JOIN players p ON p.id = k.player_id "
-        "WHERE coalesce(pe.points, 0) <> coalesce(r.points, 0) OR coalesce(pe.deals, 0) <> coalesce(r.deals, 0) "
+        "WHERE round(coalesce(pe.points, 0) * 6) <> round(coalesce(r.points, 0) * 6) "  # (in sixths: see _totals)
+        "   OR coalesce(pe.deals, 0) <> coalesce(r.deals, 0) "
         "   OR coalesce(pe.taken, 0) <> coalesce(r.taken, 0) OR coalesce(pe.made, 0) <> coalesce(r.made, 0) "
         "   OR (r.session_id IS NOT NULL AND pe.session_id IS NULL) "
         "ORDER BY k.session_id, k.player_id"

@@ -19,11 +19,11 @@ from .entries import content_hash, file_hash
 from .house_rules import HouseRules
 from .paths import existing_db_path, resolve_path
 from .reads import ClubReads
-from .rows import half_points
+from .rows import sixth_points
 from .sessions import check_player_names, session_setup
 
 __all__ = [
-    "Ledger", "added_rules", "check_player_names", "content_hash", "file_hash", "half_points", "open_ledger",
+    "Ledger", "added_rules", "check_player_names", "content_hash", "file_hash", "open_ledger", "sixth_points",
     "peek_open_session", "rules_lookup", "session_setup",
 ]
 

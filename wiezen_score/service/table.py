@@ -44,8 +44,9 @@ Type one line per deal; players by any unambiguous prefix (j+p for jan+piet).
   samen 8 jan+piet 9            a deal: CONTRACT [LEVEL] TAKER[+PARTNER] TRICKS
   grote-miserie jan 0 piet 2    miseries: PLAYER TRICKS for each player on it
   pas                           rondje pas (everybody passed)
-  redeal [REASON]               carte blanche, misdeal: the same dealer deals again
-  penalty P [REASON]            strafpunten for P; 'penalty P round [REASON]': P buys a round
+  redeal [REASON]               carte blanche, misdeal: deal again (who deals: the house rules)
+  penalty P [KIND] [REASON]     strafpunten for P (a kind of the house rules' [penalties]);
+                                'penalty P round [REASON]': P buys a round
   join P [after Q], leave P     a player sits down (after Q) or gets up; the table keeps its sheet
   undo [REASON]                 void the last entry that counts (asks y/N)
   amend N LINE                  correct entry N, e.g. 'amend 3 s 8 j+p 8' (asks y/N)

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.dates import date_text
+from ..core.deal import AGREED_TIMES
 from ..core.i18n import N_, _, dutch, language, ngettext
 from ..core.numbers import decimal, signed
 
@@ -381,7 +382,7 @@ SCRIPT = """
         if (line.value.trim() !== t) return;
         if (!d.ok) { preview.textContent = ""; preview.className = "preview"; return; }
         preview.textContent = Object.keys(d.points).map(function (p) {
-          var v = d.points[p]; return p + " " + (v > 0 ? "+" + v : String(v));
+          var v = d.points[p], s = d.shown && d.shown[p]; return p + " " + (s || (v > 0 ? "+" + v : String(v)));
         }).join(", ") + (d.multiplier > 1 ? " (x" + d.multiplier + ")" : "");
         preview.className = "preview good";
       })
@@ -458,6 +459,7 @@ def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Seq
     contract_keys = "".join(key(c, "word") for c in contracts)
     player_keys = "".join(key(p, "player") for p in players)
     number_keys = "".join(key(str(n), "num") for n in range(14))
+    number_keys += "".join(key(f"x{n}", "word") for n in AGREED_TIMES)  # a deal doubled by agreement, at its end
     return (
         ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
             examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"

@@ -68,7 +68,7 @@ class Scorer:
     def preview(self, line: str) -> dict[str, object]:
         """`/s/TOKEN/preview?line=...`: the points the line would record, without writing; or the refusal."""
         from .. import ledger
-        from ..core.numbers import plain
+        from ..core.numbers import plain, signed
 
         try:
             with ledger.open_ledger(self.path, readonly=True) as led:
@@ -76,7 +76,9 @@ class Scorer:
                 p = Table(led, files=False).preview(line)
         except WiezenError as e:
             return {"ok": False, "error": _("Error: {message}").format(message=e)}
+        # "shown": the points as the page writes them (-1.33 for a third, a decimal comma in Dutch)
         return {"ok": True, "no": p.no, "text": p.text, "points": {k: plain(v) for k, v in p.points.items()},
+                "shown": {k: signed(v) for k, v in p.points.items()},
                 "multiplier": p.multiplier, "explanation": list(p.explanation)}
 
     def _answer(self, line: str, confirm: bool, expect: int | None) -> FormAnswer:
