@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,6 +29,11 @@ from .common import (
     read_input,
     text_width,
 )
+
+if TYPE_CHECKING:
+    from ..core.documents import SheetDoc
+    from ..ledger import Ledger
+    from ..ledger.sessions import SessionItem
 
 REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
 REPLAY_TAIL = 10  # the rows the summary shows
@@ -71,7 +76,7 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
 
 
-def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], last: int | None, led: Any) -> None:
+def _each_table(output: Output, docs: list[tuple[int | None, SheetDoc]], last: int | None, led: Ledger) -> None:
     """`sheet` on a club night with no table chosen: each open table's sheet (text), the list of their documents
     (JSON), one CSV of their entries with a column per player of the night (empty where he did not sit)."""
     players = list(dict.fromkeys(p for _t, d in docs for p in d["session"]["players"]))
@@ -142,7 +147,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     lo = parse_when(since, today).isoformat() if since is not None else None
     hi = parse_when(until, today).isoformat() if until is not None else None
     path = ledger.existing_db_path(_db(ctx))
-    items: list[dict[str, Any]] = []
+    items: list[SessionItem] = []
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = led.sessions(lo, hi)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..core.documents import DocPoints, EveningDoc, ExplainDoc, SheetDoc, SheetEntry, SheetSession
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.numbers import plain
+from ..core.scoring import Points
 from ..core.session import sitting_out
 
+if TYPE_CHECKING:
+    from ..core.evening import Progress
+    from .rows import EntryRow, SessionInfo
+    from .store import Ledger
 
-def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
+
+def sheet_doc(led: Ledger, s: SessionInfo, last: int | None = None) -> SheetDoc:
     """The sheet as INTERFACE.md's JSON document.
 
     With ``last``: only (about) the last rows, read from the ledger with the running totals before them
@@ -24,48 +31,53 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     late = led.corrections(s.id) if seals else {}
     by_id = {r.id: r for r in rows}
 
-    def correction(r: Any) -> dict[str, Any]:
-        """An entry recorded after the evening ended: when, and why (the reason of what it replaced)."""
-        if ("entry", r.id) not in late:
-            return {}
-        old = by_id.get(r.replaces) if r.replaces is not None else None
-        return {"correction": {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}}
+    def entry(r: EntryRow) -> SheetEntry:
+        e: SheetEntry = {
+            "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,
+            "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
+        }
+        if r.reason:
+            e["reason"] = r.reason
+        if r.voided:
+            e["voided_by"] = r.void_action
+        if r.id in rulings:
+            e["precedents"] = [pid for pid, _ in rulings[r.id]]
+        if ("entry", r.id) in late:  # recorded after the evening ended: when, and why (the reason of what it replaced)
+            old = by_id.get(r.replaces) if r.replaces is not None else None
+            e["correction"] = {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}
+        if ("void", r.id) in late:
+            e["voided_after"] = {"at": late[("void", r.id)], "reason": r.void_reason}
+        return e
 
-    def voided_after(r: Any) -> dict[str, Any]:
-        if ("void", r.id) not in late:
-            return {}
-        return {"voided_after": {"at": late[("void", r.id)], "reason": r.void_reason}}
-
-    return {
-        "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
-                    "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
-                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
-                    **({"table": s.table} if s.table is not None else {}),
-                    **({"round": s.round} if s.round is not None else {})},
-        "entries": [
-            {
-                "no": r.no, "kind": r.kind, "text": r.text, "dealer": s.players[r.dealer], "multiplier": r.multiplier,
-                "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
-                **({"reason": r.reason} if r.reason else {}),
-                **({"voided_by": r.void_action} if r.voided else {}),
-                **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
-                **correction(r), **voided_after(r),
-            }
-            for r in rows
-        ],
+    session: SheetSession = {
+        "id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
+        "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
+        "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
+    }
+    if s.table is not None:
+        session["table"] = s.table
+    if s.round is not None:
+        session["round"] = s.round
+    doc: SheetDoc = {
+        "session": session,
+        "entries": [entry(r) for r in rows],
         "totals": {p: plain(v) for p, v in led.totals(s.id).items()},
         "dealer": s.players[state.dealer],
         "sitting_out": list(sitting_out(s.players, state.dealer)),
         "pending_multiplier": state.pending,
         "rounds_owed": led.rounds_owed(s),
-        **_evening(led, s),
-        **({"running_from": _running_from(led, s, rows)} if start > 1 else {}),
     }
+    evening = _evening(led, s)
+    if evening is not None:
+        doc["evening"] = evening
+    if start > 1:
+        doc["running_from"] = _running_from(led, s, rows)
+    return doc
 
 
-def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
+def _running_from(led: Ledger, s: SessionInfo, rows: list[EntryRow]) -> DocPoints:
     """Each player's running total before ``rows``, the end of the sheet: the totals less what those rows gave."""
-    out = dict(led.totals(s.id))
+    out: dict[str, Points | float] = dict(led.totals(s.id))
     for r in rows:
         if not r.voided:
             for p, v in r.points.items():
@@ -73,16 +85,18 @@ def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
     return {p: plain(v) for p, v in out.items()}
 
 
-def _evening(led: Any, s: Any) -> dict[str, Any]:
+def _evening(led: Ledger, s: SessionInfo) -> EveningDoc | None:
     """The evening's planned length and where it stands (only when one was given at the start)."""
     p = evening_progress(led, s)
-    if p is None:
-        return {}
+    if p is None or s.plan is None:
+        return None
     kind, n = s.plan.split()
-    return {"evening": {kind: int(n), "deals_played": led.deals_played(s), "progress": p.line, "over": p.over}}
+    ev: EveningDoc = {"deals": int(n)} if kind == "deals" else {"rounds": int(n)} if kind == "rounds" else {"target": int(n)}
+    ev.update({"deals_played": led.deals_played(s), "progress": p.line, "over": p.over})
+    return ev
 
 
-def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
+def _rulings(led: Ledger, s: SessionInfo, rows: list[EntryRow]) -> dict[int, list[tuple[int, str]]]:
     """Entry row id -> [(precedent id, title)] of the rulings attached to its number: on the row that
     counts, or on the last version when every version is voided."""
     from .precedents import for_session
@@ -96,7 +110,7 @@ def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str
     return out
 
 
-def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
+def explain_doc(led: Ledger, s: SessionInfo, no: int) -> ExplainDoc:
     """How entry ``no`` of session ``s`` was scored (the `explain --json` document); also used by `play`."""
     from ..core.session import fold
 
@@ -115,7 +129,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     current = [r for r in rows if not r.voided]
     result = fold([(r.no, r.as_input()) for r in current], s.rules, s.players, s.first_dealer)
     steps: list[str] = []
-    running: dict[str, Any] = {p: 0 for p in s.players}
+    running: dict[str, Points] = {p: 0 for p in s.players}
     before = after = None
     for r, sc in zip(current, result.scored, strict=False):
         if r.no == no:
@@ -150,7 +164,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     }
 
 
-def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
+def evening_progress(led: Ledger, s: SessionInfo, just_played: bool = False) -> Progress | None:
     """Where the evening stands against its planned length (core/evening.py), or None when it has none."""
     if getattr(s, "plan", None) is None:
         return None  # (without importing core/evening.py: `wiezen deal` stays cheap)

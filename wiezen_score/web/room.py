@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
@@ -29,7 +29,7 @@ class Room(Followed):
                  single: LiveSheet | None = None) -> None:
         super().__init__(path)
         self.single = single  # the page of the one open session, kept current by this poller too
-        self.doc: dict[str, Any] = {"tables": [], "night": None}
+        self.doc: Mapping[str, Any] = {"tables": [], "night": None}
         self.tables: dict[int, LiveSheet] = {}
         self.seen: set[int] = set()
         self.on_new_table = on_new_table

@@ -1,0 +1,124 @@
+"""The shapes of the JSON documents the ledger builds and the views present: `sheet --json`, `explain --json`.
+
+The ledger builds them (ledger/documents.py), the views read them by key; the keys of a ``total=False`` part are
+there only when they apply, as INTERFACE.md describes.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+#: points as a document carries them: whole, or a half point as a float (core/numbers.py plain)
+DocPoints = dict[str, int | float]
+
+
+class SealRef(TypedDict):
+    n: int
+    seal: str
+    at: str
+
+
+class _SheetSessionFields(TypedDict):
+    id: int
+    name: str
+    date: str
+    rules: str
+    players: list[str]
+    open: bool
+    seal: str | None
+    seals: list[SealRef]
+
+
+class SheetSession(_SheetSessionFields, total=False):
+    """The session of a sheet; ``table`` and ``round`` only at a club night's table."""
+
+    table: int
+    round: int
+
+
+class Correction(TypedDict):
+    at: str
+    reason: str
+
+
+class _SheetEntryFields(TypedDict):
+    no: int
+    kind: str
+    text: str
+    dealer: str
+    multiplier: int
+    points: DocPoints
+    voided: bool
+
+
+class SheetEntry(_SheetEntryFields, total=False):
+    """One row of a sheet, voided ones too."""
+
+    reason: str
+    voided_by: str | None
+    precedents: list[int]
+    correction: Correction
+    voided_after: Correction
+
+
+class EveningDoc(TypedDict, total=False):
+    """The evening's planned length (one of deals, rounds, target) and where it stands."""
+
+    deals: int
+    rounds: int
+    target: int
+    deals_played: int
+    progress: str
+    over: bool
+
+
+class _SheetDocFields(TypedDict):
+    session: SheetSession
+    entries: list[SheetEntry]
+    totals: DocPoints
+    dealer: str
+    sitting_out: list[str]
+    pending_multiplier: int
+    rounds_owed: dict[str, int]
+
+
+class SheetDoc(_SheetDocFields, total=False):
+    """The `sheet --json` document."""
+
+    evening: EveningDoc
+    running_from: DocPoints
+
+
+class ExplainVersion(TypedDict):
+    text: str
+    voided: bool
+    how: str | None
+    reason: str
+    at: str
+    dealer: str
+    multiplier: int
+    points: DocPoints
+
+
+class RulingRef(TypedDict):
+    id: int
+    title: str
+
+
+class ExplainDoc(TypedDict):
+    """The `explain --json` document: how one entry was scored, and its earlier versions."""
+
+    session: int
+    no: int
+    kind: str
+    text: str
+    rules: str
+    dealer: str
+    multiplier: int
+    points: DocPoints
+    voided: bool
+    explanation: list[str]
+    totals_before: DocPoints
+    totals_after: DocPoints
+    history: list[ExplainVersion]
+    precedents: list[RulingRef]
