@@ -1,6 +1,6 @@
-"""The shapes of the JSON documents the ledger builds and the views present: `sheet --json`, `explain --json`.
+"""The shapes (TypedDicts) of the documents the ledger builds and the views present: sheet, explain, standings.
 
-The ledger builds them (ledger/documents.py), the views read them by key; the keys of a ``total=False`` part are
+The ledger builds them (ledger/documents.py, ledger/standings.py), the views read them by key; the keys of a ``total=False`` part are
 there only when they apply, as INTERFACE.md describes.
 """
 
@@ -122,3 +122,25 @@ class ExplainDoc(TypedDict):
     totals_after: DocPoints
     history: list[ExplainVersion]
     precedents: list[RulingRef]
+
+
+class StandingRow(TypedDict):
+    """One player of `wiezen standings` (ledger/standings.py): his figures over the period, per date."""
+
+    player: str
+    points: int | float
+    evenings: int
+    sessions: int
+    deals: int
+    taken: int
+    made: int
+    success_rate: float | None  # None: he took no contract
+    best: int | float
+    worst: int | float
+    average: int | float
+
+
+class RankedStanding(StandingRow):
+    """One player of the `standings --json` document: his rank (equal points, equal rank) and figures."""
+
+    rank: int

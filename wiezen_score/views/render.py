@@ -90,7 +90,7 @@ def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]], dialect:
     return "".join(line + "\n" for line in lines)
 
 
-def sparkline(values: Sequence[float]) -> str:
+def sparkline(values: Sequence[float | Fraction]) -> str:
     """One bar character per value, ``▁`` for the lowest and ``█`` for the highest (a flat series is ``▄``)."""
     nums = [float(v) for v in values]
     finite = [v for v in nums if v == v and v not in (float("inf"), float("-inf"))]
