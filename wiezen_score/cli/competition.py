@@ -14,6 +14,7 @@ from ..views.competition import competition_doc, competition_html, competition_r
 from .common import Output, _db
 
 if TYPE_CHECKING:
+    from ..core.documents import SeatedTable
     from ..core.ranking import Honours, PairRow, Ranked, TableRow
     from ..core.seating import FinalSeat
     from ..views.competition import Unit
@@ -150,11 +151,6 @@ def _emit_grid(output: Output, name: str, ranking: list[Ranked]) -> None:
 
 # ------------------------------------------------------------------------------------------------- seating
 
-
-
-class SeatedTable(TypedDict):
-    table: int
-    players: list[str]
 
 
 class SeatingDoc(TypedDict, total=False):

@@ -6,7 +6,10 @@ there only when they apply, as INTERFACE.md describes.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from .scoring import Points
 
 #: points as a document carries them: whole, or a half point as a float (core/numbers.py plain)
 DocPoints = dict[str, int | float]
@@ -144,3 +147,58 @@ class RankedStanding(StandingRow):
     """One player of the `standings --json` document: his rank (equal points, equal rank) and figures."""
 
     rank: int
+
+
+class NightInfo(TypedDict):
+    name: str
+    date: str
+    round: int
+    rounds: int | None
+
+
+class NightTable(TypedDict):
+    table: int | None
+    session: int
+    round: int | None
+    players: list[str]
+    totals: DocPoints
+    deals: int
+    open: bool
+
+
+class NightRankRow(TypedDict):
+    rank: int | None
+    player: str
+    score: int | float
+    points: int | float
+    tables: int
+
+
+class SeatedTable(TypedDict):
+    table: int
+    players: list[str]
+
+
+class NightDoc(TypedDict):
+    """`wiezen night show --json` (ledger/nights.py night_doc)."""
+
+    night: NightInfo
+    tables: list[NightTable]
+    ranking: list[NightRankRow]
+    next: list[SeatedTable] | None  # the next round's seating while the night is open
+
+
+class RoomTable(TypedDict):
+    table: int | None
+    session: int
+    round: int | None
+    players: list[str]
+    totals: dict[str, Points]
+    last: list[str]  # its last deals, as "#NO TEXT"
+
+
+class RoomDoc(TypedDict):
+    """The room of `wiezen serve` (web/room.py): every open table, and the night while one is open."""
+
+    tables: list[RoomTable]
+    night: NightDoc | None
