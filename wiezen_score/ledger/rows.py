@@ -15,7 +15,7 @@ from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
 from ..core.session import EntryInput
 
-_NOW: list[Any] = [None, ""]  # the last second asked for, and its text
+_NOW: list[int | str | None] = [None, ""]  # the last second asked for, and its text
 
 
 def now() -> str:
@@ -115,7 +115,7 @@ def _num(v: float) -> Points:
 POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 2x, an integer)
 
 
-def half_points(v: Any) -> int:
+def half_points(v: Any) -> int:  # (any number an imported file holds: checked here)
     """Points as stored: twice their value, an integer (whole or half points, exactly)."""
     if type(v) is int:  # the common cases, exactly as the Fraction below would find them, without it
         if abs(v) <= POINTS_BOUND:
@@ -205,7 +205,7 @@ _POINTS_ROW = "INSERT INTO entry_points (entry_id, player_id, half, taker, made)
 _MAX_ROWID = 2**63 - 1
 
 
-def _entry_values(eid: int | None, e: NewEntry) -> tuple[Any, ...]:
+def _entry_values(eid: int | None, e: NewEntry) -> tuple[object, ...]:
     return (
         eid, e.uid, e.session_id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id,
         int(e.round), e.deal_no, e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at,
