@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +19,7 @@ from ..service.rules import read_text_file as read_text_file
 from ..service.rules import rules_from_spec as rules_from_spec
 
 if TYPE_CHECKING:
+    from types import TracebackType
     from typing import TextIO
 
     from click._termui_impl import ProgressBar
@@ -347,7 +348,7 @@ class LazyProgress:
 
     def __init__(self, label: str, size: int | None = None, file: TextIO | None = None) -> None:
         self.label, self.size, self.file = label, size, file
-        self.bar: Any = None
+        self.bar: _NoBar | ProgressBar[int] | None = None
         self.done = 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -359,9 +360,10 @@ class LazyProgress:
     def __enter__(self) -> LazyProgress:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if self.bar is not None:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(exc_type, exc, tb)
 
 
 # ----------------------------------------------------------------------------- --db after the command name
