@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -84,7 +85,7 @@ class WiezenGroup(click.Group):
         except WiezenError as e:
             raise click.ClickException(str(e)) from None
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         """click's main, in the language chosen (--lang, $WIEZEN_LANG, the locale), with every error message printed
         safely (user text in it shown with visible escapes)."""
@@ -96,7 +97,7 @@ class WiezenGroup(click.Group):
         finally:
             i18n.set_language(previous)
 
-    def _main(self, bad_lang: str | None, args: Any, prog_name: str | None, complete_var: str | None,
+    def _main(self, bad_lang: str | None, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
               standalone_mode: bool, **extra: Any) -> Any:
         def check_lang() -> None:
             if bad_lang is not None:

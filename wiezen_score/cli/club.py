@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +16,7 @@ from .common import (
     DATE_PICK_HELP,
     EVENING_HELP,
     SESSION_ID,
+    Output,
     SafePath,
     SessionRef,
     _db,
@@ -23,6 +24,12 @@ from .common import (
     output_options,
     pick_sessions,
 )
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+    from ..core.documents import StandingRow
+    from ..core.scoring import Points
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -63,7 +70,7 @@ def _range(since: str | None, until: str | None) -> tuple[str | None, str | None
               "a night, his score that night (a night that does not count in brackets).")
 @click.option("--teams", is_flag=True, help="With --competition: rank its [teams] by their members' scores.")
 @click.pass_context
-def standings(ctx: click.Context, since: str | None, until: str | None, output: Any, title: str | None,
+def standings(ctx: click.Context, since: str | None, until: str | None, output: Output, title: str | None,
               competition: str | None, night: str | None, honours: bool, after_night: int | None,
               period: str | None, grid: bool, teams: bool) -> None:
     """The season's standings: per player over the sessions in range, best first.
@@ -107,8 +114,8 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
     out_format = output.format
     lo, hi = _range(since, until)
     path = ledger.existing_db_path(_db(ctx))
-    items: list[dict[str, Any]] = []
-    series: dict[str, list[tuple[str, Any]]] = {}
+    items: list[StandingRow] = []
+    series: dict[str, list[tuple[str, int | float]]] = {}
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = led.standings(lo, hi)
@@ -159,7 +166,7 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
     if path is None and session_id is not None:
         raise WiezenError(_("no session {id}: there is no ledger yet").format(id=session_id))
 
-    def write(out: Any) -> int:
+    def write(out: SupportsWrite[str]) -> int:
         if path is None:
             doc = {"format": exchange.EXPORT_FORMAT, "version": exchange.EXPORT_VERSION, "generator": generator,
                    "selection": {"since": lo, "until": hi, "session": None}, "sessions": []}  # fmt: skip
@@ -304,7 +311,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
         every = pick_sessions(led, session_id, date_)
-        totals: dict[str, Any] = {}
+        totals: dict[str, Points] = {}
         owed: dict[str, int] = {}
         for s in every:  # an evening of several sessions nets as one
             for p, v in led.totals(s.id).items():
@@ -337,7 +344,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
 # ------------------------------------------------------------------------------------------------ datasette
 
 
-def datasette_metadata_json(db_path: str) -> dict[str, Any]:
+def datasette_metadata_json(db_path: str) -> dict[str, object]:
     from ..ledger.datasette import datasette_metadata
 
     return datasette_metadata(os.path.splitext(os.path.basename(db_path))[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,7 +19,13 @@ from ..service.rules import read_text_file as read_text_file
 from ..service.rules import rules_from_spec as rules_from_spec
 
 if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import TextIO
+
+    from click._termui_impl import ProgressBar
+
     from ..core.session import Scored
+    from ..ledger import Ledger, SessionInfo
 
 #: the date forms every date option takes (core/dates.py parse_when)
 DATE_HELP = ("YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY, today, yesterday, a weekday (friday = last friday), "
@@ -76,7 +82,7 @@ class Number(click.ParamType):  # type: ignore[type-arg]
         self.what = what
         self.minimum = minimum
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
         from ..core.text import MAX_DIGITS, as_count, shorten
 
         if isinstance(value, int):
@@ -108,7 +114,8 @@ def new_ledger_note(path: str) -> None:
 class SafePath(click.Path):
     """click.Path that refuses a NUL byte in the name with one line (os.stat would raise ValueError)."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None, ctx: click.Context | None
+                ) -> str | bytes | os.PathLike[str]:
         if isinstance(value, str) and "\x00" in value:
             from ..views.safe import safe
 
@@ -135,7 +142,7 @@ def deal_text(words: Sequence[str]) -> str:
     return " ".join(words)
 
 
-def echo(text: Any = "", err: bool = False, nl: bool = True) -> None:
+def echo(text: object = "", err: bool = False, nl: bool = True) -> None:
     """click.echo for every text output: user text in it (names, reasons, rulings, paths) cannot steer the
     terminal; escape and control characters are shown as visible escapes (views/safe.py), lines and tabs kept."""
     from ..views.safe import safe_lines
@@ -143,14 +150,14 @@ def echo(text: Any = "", err: bool = False, nl: bool = True) -> None:
     click.echo(safe_lines(text), err=err, nl=nl)
 
 
-def echo_line(text: Any = "", err: bool = False) -> None:
+def echo_line(text: object = "", err: bool = False) -> None:
     """One line of output: a newline or escape in the user text it holds is shown as a visible escape."""
     from ..views.safe import safe
 
     click.echo(safe(text), err=err)
 
 
-def echo_json(doc: Any) -> None:
+def echo_json(doc: object) -> None:
     """A JSON document on stdout: unsafe characters in its strings as \\uXXXX escapes (still the same JSON)."""
     import json
 
@@ -164,8 +171,10 @@ class SessionRef(click.ParamType):  # type: ignore[type-arg]
 
     name = "ID|DATE"
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> int | str | tuple[int, ...]:
-        if isinstance(value, (int, tuple)):
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str | tuple[int, ...]:
+        if isinstance(value, int):
+            return value
+        if isinstance(value, tuple):  # (given as several IDs already)
             return value
         from ..core.text import is_digits
 
@@ -194,7 +203,7 @@ EVENING_HELP = ("Session ID, several IDs (1,3), or a date: every session of that
 DATE_PICK_HELP = "The evening of that day (instead of --session): " + DATE_HELP
 
 
-def pick_sessions(led: Any, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> list[Any]:
+def pick_sessions(led: Ledger, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> list[SessionInfo]:
     """The sessions of an evening: ``--session 1,3``, or every session played on the day ``--date`` (or
     ``--session DATE``) names, oldest first; else the one session :func:`pick_session` picks."""
     from ..core import dates
@@ -215,7 +224,7 @@ def pick_sessions(led: Any, ref: int | str | tuple[int, ...] | None, date: str |
     return [led.session(i["id"]) for i in reversed(found)]
 
 
-def pick_session(led: Any, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> Any:
+def pick_session(led: Ledger, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> SessionInfo:
     """The session ``ref`` (an ID or a date) or ``date`` names; the open, else the newest, when neither does.
 
     A date picks the session played that day; several that day is an error that lists them.
@@ -246,7 +255,7 @@ def pick_session(led: Any, ref: int | str | tuple[int, ...] | None, date: str | 
     return led.session(found[0]["id"])
 
 
-def _no_session_on(led: Any, when: str) -> int:
+def _no_session_on(led: Ledger, when: str) -> int:
     from ..core.dates import day_text
 
     recent = led.sessions()[:3]
@@ -279,10 +288,10 @@ class Output:
     def json(self) -> bool:
         return self.format == "json"
 
-    def emit(self, headers: Sequence[str], rows: Iterable[Sequence[Any]], items: Any,
+    def emit(self, headers: Sequence[str], rows: Iterable[Sequence[object]], items: object,
              text: Callable[[], str] | None = None, *, markdown: Callable[[], str] | None = None,
              html: Callable[[], str] | None = None, csv_headers: Sequence[str] | None = None,
-             csv_rows: Iterable[Sequence[Any]] | None = None, **table_kw: Any) -> None:
+             csv_rows: Iterable[Sequence[object]] | None = None, **table_kw: object) -> None:
         """Print the listing in the chosen format, as the registry of formats (views/formats.py) writes it:
         ``items`` as JSON, ``rows`` (or ``csv_rows``) as CSV, ``text()`` or else a table of ``rows`` for a
         person, ``markdown()``, ``html()``."""
@@ -296,7 +305,7 @@ class Output:
 
 def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: str = "table",
                    json_help: str = "JSON output (the same as --format json).", format_help: str = "",
-                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+                   ) -> Callable[[Callable[..., object]], Callable[..., object]]:
     """The options every listing command shares (as sqlite-utils' output options): ``--format``, ``--json``,
     ``--csv`` and ``--csv-dialect``. The command gets one ``output`` argument, an :class:`Output`.
 
@@ -311,10 +320,10 @@ def output_options(formats: Sequence[str] = ("table", "csv", "json"), default: s
     if unknown:
         raise ValueError(f"output_options: no format {', '.join(unknown)} in views/formats.py FORMATS")
 
-    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+    def decorate(f: Callable[..., object]) -> Callable[..., object]:
         @functools.wraps(f)
-        def wrapper(*args: Any, out_format: str | None, as_json: bool, as_csv: bool, csv_dialect: str | None,
-                    **kw: Any) -> Any:
+        def wrapper(*args: object, out_format: str | None, as_json: bool, as_csv: bool, csv_dialect: str | None,
+                    **kw: object) -> object:
             given = [(f, label) for f, label, on in (("json", "--json", as_json), ("csv", "--csv", as_csv),
                                                       (out_format, f"--format {out_format}", out_format)) if on]
             if len({f for f, _label in given}) > 1:
@@ -358,7 +367,8 @@ class _NoBar:
         pass
 
 
-def progress(length: int, label: str, size: int | None = None, file: Any = None) -> Any:
+def progress(length: int, label: str, size: int | None = None, file: TextIO | None = None
+             ) -> _NoBar | ProgressBar[int]:
     """A progress bar on stderr for long work (``length`` steps), only when stderr is a terminal and the work
     (``size`` items, default ``length``) is at least PROGRESS_THRESHOLD; otherwise an object whose ``update``
     does nothing. Use as a context manager; call ``update(n)``."""
@@ -375,9 +385,9 @@ class LazyProgress:
     """A ``progress(done, total)`` callback for the ledger's long work: the bar opens at the first call, when
     the total is known. Use as a context manager around the work."""
 
-    def __init__(self, label: str, size: int | None = None, file: Any = None) -> None:
+    def __init__(self, label: str, size: int | None = None, file: TextIO | None = None) -> None:
         self.label, self.size, self.file = label, size, file
-        self.bar: Any = None
+        self.bar: _NoBar | ProgressBar[int] | None = None
         self.done = 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -389,15 +399,16 @@ class LazyProgress:
     def __enter__(self) -> LazyProgress:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if self.bar is not None:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(exc_type, exc, tb)
 
 
 # ----------------------------------------------------------------------------- --db after the command name
 
 
-def _set_db(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+def _set_db(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
         root = ctx.find_root()
         if root.obj is None:
@@ -456,11 +467,12 @@ def _set_table(ctx: click.Context, param: click.Parameter, value: int | None) ->
         ctx.call_on_close(lambda: CHOSEN_TABLE.reset(token))
 
 
-def _db(ctx: click.Context) -> Any:
-    return ctx.find_root().obj.get("db")
+def _db(ctx: click.Context) -> str | None:
+    db: str | None = ctx.find_root().obj.get("db")  # (click's obj: the root's dict, cli/__init__.py)
+    return db
 
 
-def _report(ctx: click.Context, no: int, sc: Scored, led: Any, s: Any = None) -> None:
+def _report(ctx: click.Context, no: int, sc: Scored, led: Ledger, s: SessionInfo | None = None) -> None:
     """The lines said after recording entry ``no`` in the open session ``s`` (read again when not given)."""
     from ..core.numbers import signed
     from ..views.sheet import recorded_line, status_line

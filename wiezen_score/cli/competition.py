@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 
@@ -12,6 +12,12 @@ from ..core.errors import WiezenError
 from ..core.i18n import N_, _
 from ..views.competition import competition_doc, competition_html, competition_rows, competition_text
 from .common import Output, _db
+
+if TYPE_CHECKING:
+    from ..core.documents import SeatedTable
+    from ..core.ranking import Honours, PairRow, Ranked, TableRow
+    from ..core.seating import FinalSeat
+    from ..views.competition import Unit
 
 
 def load_competition(path: str) -> Competition:
@@ -53,15 +59,15 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
         day_until = parse_when(until, dates.today()).isoformat()
         c = replace(c, until=min(filter(None, (c.until, day_until))))
     day = parse_when(night, dates.today()).isoformat() if night is not None else None
-    rows: list[Any] = []
-    hon: dict[str, Any] | None = None
+    rows: list[TableRow] = []
+    hon: Honours | None = None
     db = ledger.existing_db_path(_db(ctx))
     per = "table" if day else "evening"
     comp = replace(c, best=None) if day else c
     mis: dict[str, int] = {}
-    partners: list[Any] = []
-    opponents: list[Any] = []
-    all_rows: list[Any] = []
+    partners: list[PairRow] = []
+    opponents: list[PairRow] = []
+    all_rows: list[TableRow] = []
     if db is not None:
         with ledger.open_ledger(db, readonly=True) as led:
             rows = led.table_rows(c, day)
@@ -96,7 +102,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
                    "rounds add up (best N and the minimums are for the season).").format(day=day), words[1],
                  tiebreak_sentence(c)]
     heading = title or (f"{name}, {day}" if day else name)
-    unit = N_("rounds") if day else N_("evenings")
+    unit: Unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
     headers, table_rows = competition_rows(ranking, unit, tb)
     output.emit(headers, table_rows, competition_doc(name, day, words, ranking, hon),
@@ -106,7 +112,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
                                               dates.today().isoformat()))
 
 
-def _emit_teams(output: Output, c: Competition, name: str, ranking: list[dict[str, Any]], scaled: dict[str, int]) -> None:
+def _emit_teams(output: Output, c: Competition, name: str, ranking: list[Ranked], scaled: dict[str, int]) -> None:
     """`standings --competition FILE --teams`: the teams of [teams] by their members' scores."""
     from ..core.numbers import decimal
     from ..core.ranking import team_ranking
@@ -122,7 +128,7 @@ def _emit_teams(output: Output, c: Competition, name: str, ranking: list[dict[st
                 csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows)
 
 
-def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None:
+def _emit_grid(output: Output, name: str, ranking: list[Ranked]) -> None:
     """`standings --competition FILE --nights`: player x night, a night that does not count in brackets."""
     from ..core.dates import day_text
     from ..core.numbers import decimal
@@ -130,7 +136,7 @@ def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None
 
     grid = nights_grid(ranking)
 
-    def cell(score: Any, counted: bool) -> str:
+    def cell(score: int | float | None, counted: bool) -> str:
         if score is None:
             return "-"
         return decimal(score) if counted else f"({decimal(score)})"
@@ -145,6 +151,18 @@ def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None
 
 # ------------------------------------------------------------------------------------------------- seating
 
+
+
+class SeatingDoc(TypedDict, total=False):
+    """The `seating --json` document: a round drawn (``seed``) or by standing, or the final table (``why``)."""
+
+    round: int | None
+    night: str | None
+    final: bool
+    tables: list[SeatedTable]
+    why: list[FinalSeat]
+    seed: int
+    by: str
 
 @click.command()
 @click.option("--players", metavar="A,B,...", help="The players to seat (for a later round: best first, "
@@ -193,7 +211,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
         st.check_players(given)
     c = load_competition(comp_path) if comp_path else None
     day = parse_when(night, dates.today()).isoformat() if night else None
-    doc: dict[str, Any] = {"round": round_}
+    doc: SeatingDoc = {"round": round_}
     standing: list[str] = []
     winners: list[str] = []
     tag = c.tags[0] if c is not None and len(c.tags) == 1 else None
@@ -255,7 +273,7 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
     _emit(doc, as_json, tag)
 
 
-def _emit(doc: dict[str, Any], as_json: bool, tag: str | None) -> None:
+def _emit(doc: SeatingDoc, as_json: bool, tag: str | None) -> None:
     if as_json:
         from .common import echo_json
 

@@ -9,12 +9,14 @@ Enable it with ``eval "$(_WIEZEN_COMPLETE=bash_source wiezen)"`` (zsh_source, fi
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 if TYPE_CHECKING:  # (click.shell_completion is imported only when the shell asks: not by every command)
     from click.shell_completion import CompletionItem
+
+    from ..core.rules import HouseRules
 
 
 def _db(ctx: click.Context) -> str | None:
@@ -22,7 +24,7 @@ def _db(ctx: click.Context) -> str | None:
     return (root.obj or {}).get("db") or root.params.get("db_path") or os.environ.get("WIEZEN_DB")
 
 
-def _open_session(ctx: click.Context) -> Any:
+def _open_session(ctx: click.Context) -> tuple[list[str], HouseRules] | None:
     """(players in seat order, house rules) of the open session, or None."""
     from ..core.rules import parse_rules
     from ..ledger import Ledger, existing_db_path
@@ -76,7 +78,7 @@ def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str)
     return _matching(found[0], incomplete) if found else []
 
 
-def _contracts(rules: Any) -> list[str]:
+def _contracts(rules: HouseRules) -> list[str]:
     out: list[str] = []
     for c in rules.contracts:
         out += [c.name, *c.aliases]

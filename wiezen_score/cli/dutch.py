@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core import i18n
+
+if TYPE_CHECKING:
+    import click
 
 #: click's help texts made when an option is (decorators.py): ``--help`` is made when a command first runs
 #: and kept, so in the language of that moment; shown, they are taken back to the msgid first
@@ -99,9 +102,9 @@ def _swap(cls: type, method: str, attrs: tuple[str, ...], clean: bool = True,
     ``clean``: the texts are cleaned first as click shows them (a command's help is kept as written; an
     option's help is cleaned when the option is made). ``msgids``: texts that click made in Dutch, each with
     its msgid (shown in English as the msgid)."""
-    original: Callable[..., Any] = getattr(cls, method)
+    original: Callable[..., object] = getattr(cls, method)
 
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: object, *args: object, **kwargs: object) -> object:
         saved = {a: getattr(self, a, None) for a in attrs}
         if not i18n.dutch() and not (msgids and any(v in msgids for v in saved.values() if isinstance(v, str))):
             return original(self, *args, **kwargs)
@@ -122,7 +125,7 @@ def _swap(cls: type, method: str, attrs: tuple[str, ...], clean: bool = True,
 def _metavar(cls: type) -> None:
     original: Callable[..., str] = vars(cls)["make_metavar"]
 
-    def make_metavar(self: Any, *args: Any, **kwargs: Any) -> str:
+    def make_metavar(self: object, *args: object, **kwargs: object) -> str:
         return translate_metavar(original(self, *args, **kwargs))
 
     make_metavar.__wrapped__ = original  # type: ignore[attr-defined]
@@ -138,7 +141,7 @@ def _usage(cls: type) -> None:
             continue
         original: Callable[..., list[str]] = vars(klass)["collect_usage_pieces"]
 
-        def collect_usage_pieces(self: Any, ctx: Any, _original: Callable[..., list[str]] = original) -> list[str]:
+        def collect_usage_pieces(self: click.Command, ctx: click.Context, _original: Callable[..., list[str]] = original) -> list[str]:
             pieces = _original(self, ctx)
             if not i18n.dutch():
                 return pieces
@@ -155,13 +158,13 @@ def _path_names(cls: type) -> None:
     and say it in the current language only while a value is converted (its errors name it)."""
     english = {i18n._(w): w for w in ("file", "directory", "path")}
     init: Callable[..., None] = vars(cls)["__init__"]
-    convert: Callable[..., Any] = vars(cls)["convert"]
+    convert: Callable[..., object] = vars(cls)["convert"]
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: click.Path, *args: object, **kwargs: object) -> None:
         init(self, *args, **kwargs)
         self.name = english.get(self.name, self.name)
 
-    def converting(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def converting(self: click.Path, *args: object, **kwargs: object) -> object:
         name = self.name
         self.name = i18n._(name)
         try:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from .common import DATE_HELP, _db, echo, echo_json
+
+if TYPE_CHECKING:
+    from ..core.competition import Competition
+    from ..ledger import Ledger, SessionInfo
+    from ..ledger.nights import Night
 
 #: the options several night commands share
 COMPETITION = click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
@@ -30,13 +35,13 @@ def night() -> None:
     """
 
 
-def _load(path: str | None) -> Any:
+def _load(path: str | None) -> Competition | None:
     from .competition import load_competition
 
     return load_competition(path) if path else None
 
 
-def _print_tables(tables: list[Any], rnd: int, how: str) -> None:
+def _print_tables(tables: list[SessionInfo], rnd: int, how: str) -> None:
     echo(_("round {round} ({how}):").format(round=rnd, how=how))
     for s in tables:
         echo(_("  table {table}: {players} (session {id})").format(table=s.table, players=", ".join(s.players), id=s.id))
@@ -94,7 +99,7 @@ def start(ctx: click.Context, players: str, comp_path: str | None, rules_spec: s
     echo(_("each table records with --table N (or WIEZEN_TABLE=N); `wiezen night next` seats round 2"))
 
 
-def _round_to_end(led: Any, force: bool) -> tuple[Any, list[Any], list[str]]:
+def _round_to_end(led: Ledger, force: bool) -> tuple[Night, list[SessionInfo], list[str]]:
     """The open night, its current round's tables, and why that round cannot end yet (empty: it can); refused,
     naming each table, unless ``force``."""
     from ..ledger.nights import current_night, night_sessions, unfinished
@@ -131,7 +136,7 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
         players = [p for s in current for p in s.players]
         standing = night_standing(led, c, night_, players)
         seating = next_seating(standing)
-        rnd = max(s.round for s in current) + 1
+        rnd = max(s.round or 0 for s in current) + 1  # (a night's sessions all have their round)
         first = current[0]
         opened = play_round(led, current, seating, rnd, first.rules, first.rules_toml, night_.name, night_.date, night_.tag)
     for w in why:

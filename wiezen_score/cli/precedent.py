@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +13,10 @@ from ..core.i18n import N_, _
 from ..views.precedent import _CSV_HEADERS, _csv_rows, _entry_line, _penalty_ruling, _source, highlight
 from .common import COUNT, DATE_HELP, ENTRY_NO, PRECEDENT_ID, SESSION_ID, Output, _db, echo, echo_json, echo_line, output_options
 from .completion import complete_player
+
+if TYPE_CHECKING:
+    from ..core.session import EntryInput, Scored
+    from ..ledger import SessionInfo
 
 
 def _colour() -> bool:
@@ -114,7 +118,7 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
     from ..ledger import precedents as P
 
     lo, hi = _when(since), _when(until)
-    items: list[Any] = []
+    items: list[P.Precedent] = []
     path = ledger.existing_db_path(_db(ctx))
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
@@ -150,7 +154,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
     from ..ledger import precedents as P
 
     text = " ".join(query)
-    hits: list[Any] = []
+    hits: list[P.Hit] = []
     all_words = True
     path = ledger.existing_db_path(_db(ctx))
     if path is not None:
@@ -288,7 +292,7 @@ def edit(ctx: click.Context, pid: int, title: str | None, ruling: str | None, ta
 # `wiezen penalty ... --precedent` (the command lives in session_cmds)
 
 
-def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str | None) -> None:
+def record_penalty(ctx: click.Context, e: EntryInput, as_precedent: bool, ruling: str | None) -> None:
     """Record a penalty; with ``as_precedent`` also a precedent, in the same transaction (all or nothing)."""
     import shlex
 
@@ -306,7 +310,7 @@ def record_penalty(ctx: click.Context, e: Any, as_precedent: bool, ruling: str |
     made: list[int] = []
     with ledger.open_ledger(_db(ctx)) as led:
 
-        def then(s: Any, no: int, sc: Any) -> None:
+        def then(s: SessionInfo, no: int, sc: Scored) -> None:
             text = ruling if ruling is not None else _penalty_ruling(s, sc)
             made.append(P.add(led, title, text, date=s.date, tags=["penalty"], session_id=s.id, entry_no=no,
                               players=[sc.offender], origin="penalty", in_tx=True))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +13,9 @@ from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
 from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, _db, _report, deal_text, echo
 from .completion import complete_deal, complete_player, complete_rules
+
+if TYPE_CHECKING:
+    from ..ledger import Ledger, SessionInfo
 
 
 @click.group()
@@ -211,7 +214,7 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
     from .. import ledger
 
     with ledger.open_ledger(_db(ctx)) as led:
-        recorded_in: list[Any] = []  # the session the entry went into, as record() read it (not read twice)
+        recorded_in: list[SessionInfo] = []  # the session the entry went into, as record() read it (not read twice)
         no, sc = led.record(e, then=lambda s, _no, _sc: recorded_in.append(s))
         _report(ctx, no, sc, led, recorded_in[0])
 
@@ -317,7 +320,7 @@ def penalty(ctx: click.Context, player: str, kind: str | None, reason: str, roun
                                    penalty_kind=kind or ""), as_precedent or ruling is not None, ruling)
 
 
-def _resealed(led: Any, s: Any) -> None:
+def _resealed(led: Ledger, s: SessionInfo) -> None:
     """After a correction of an ended session: its new seal (the earlier ones still vouch for what they sealed)."""
     found = led.seals(s.id)
     if s.ended_at is not None and found:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -31,6 +31,11 @@ from .common import (
     read_input,
     text_width,
 )
+
+if TYPE_CHECKING:
+    from ..core.documents import SheetDoc
+    from ..ledger import Ledger
+    from ..ledger.sessions import SessionItem
 
 REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
 REPLAY_TAIL = 10  # the rows the summary shows
@@ -76,7 +81,7 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
 
 
-def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], last: int | None, led: Any) -> None:
+def _each_table(output: Output, docs: list[tuple[int | None, SheetDoc]], last: int | None, led: Ledger) -> None:
     """`sheet` on a club night with no table chosen: each open table's sheet (text), the list of their documents
     (JSON), one CSV of their entries with a column per player of the night (empty where he did not sit)."""
     players = list(dict.fromkeys(p for _t, d in docs for p in d["session"]["players"]))
@@ -95,22 +100,23 @@ def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], l
                                           for t, d in docs))
 
 
-def _each_session(output: Output, docs: list[dict[str, Any]], last: int | None) -> None:
+def _each_session(output: Output, docs: list[SheetDoc], last: int | None) -> None:
     """`sheet --date DATE` (or `--session 1,3`) of an evening of several sessions: each session's sheet and the
     evening's totals (text), the list of their documents (JSON), one CSV of their entries with a column per
     player of the evening (empty where he did not sit)."""
-    from ..core.numbers import signed
+    from ..core.numbers import exact_points, signed
+    from ..core.scoring import Points
 
     players = list(dict.fromkeys(p for d in docs for p in d["session"]["players"]))
     csv_rows = []
-    totals: dict[str, Any] = {}
+    totals: dict[str, Points] = {}
     for d in docs:
         _h, rows = sheet_rows(d)
         own = d["session"]["players"]
         sid = d["session"]["id"]
         csv_rows += [[sid, *r[:7], *(r[7 + own.index(p)] if p in own else None for p in players)] for r in rows]
         for p, v in d["totals"].items():
-            totals[p] = totals.get(p, 0) + v
+            totals[p] = totals.get(p, 0) + exact_points(v)  # (thirds: exact, not floats)
 
     def page() -> str:
         raise WiezenError(_("one page shows one session: give --session ID (this evening: {ids})").format(
@@ -178,7 +184,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
     lo = parse_when(since, today).isoformat() if since is not None else None
     hi = parse_when(until, today).isoformat() if until is not None else None
     path = ledger.existing_db_path(_db(ctx))
-    items: list[dict[str, Any]] = []
+    items: list[SessionItem] = []
     if path is not None:
         with ledger.open_ledger(path, readonly=True) as led:
             items = led.sessions(lo, hi)
@@ -189,7 +195,7 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
                  i["leader"], i["rules"], int(i["open"]), i["void"] or ""] for i in items]  # fmt: skip
     csv_headers = ["id", "date", "weekday", "name", "players", "deals", "leader", "rules", "open", "void"]
 
-    def state(i: dict[str, Any]) -> str:
+    def state(i: SessionItem) -> str:
         if i["void"] is not None:
             return _("{rules} (void: {reason})").format(rules=i["rules"], reason=i["void"])
         return _("{rules} (open)").format(rules=i["rules"]) if i["open"] else str(i["rules"])

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -253,7 +253,7 @@ def parse_competition(text: str, source: str = "competition file") -> Competitio
     )  # fmt: skip
 
 
-def _teams(raw: Any, fail: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _teams(raw: object, fail: Callable[..., WiezenError]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``[teams]``: a team's name = its members; a player is in one team at most."""
     example = '[teams] "De Kroon" = ["an", "bert", "carla"]'
     if not isinstance(raw, dict):
@@ -274,7 +274,8 @@ def _teams(raw: Any, fail: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def _periods(raw: Any, fail: Any, date: Any) -> tuple[Period, ...]:
+def _periods(raw: object, fail: Callable[..., WiezenError],
+             date: Callable[[str, Mapping[str, object]], str | None]) -> tuple[Period, ...]:
     """``[[period]]`` tables: a name, and since and/or until."""
     example = '[[period]] name = "september", since = 2026-09-01, until = 2026-09-30'
     if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import WiezenError
 from .i18n import _, ngettext
 from .numbers import fmt
+
+if TYPE_CHECKING:
+    from .scoring import Points
 
 __all__ = ["Plan", "Progress", "parse_plan", "progress"]
 
@@ -70,7 +74,7 @@ def make_plan(deals: int | None, rounds: int | None, target: int | None) -> Plan
     return Plan(kind, n)
 
 
-def progress(plan: Plan, players: int, deals_played: int, totals: Mapping[str, float], just_played: bool) -> Progress:
+def progress(plan: Plan, players: int, deals_played: int, totals: Mapping[str, Points], just_played: bool) -> Progress:
     """Where the evening stands. ``just_played``: the entry just recorded was a deal (for the warning)."""
     if plan.kind == "target":
         top = max(totals.values()) if totals else 0

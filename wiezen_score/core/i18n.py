@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from gettext import GNUTranslations
@@ -136,7 +136,10 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translations().ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:
+_Msg = TypeVar("_Msg", bound=str)  # N_ gives back what it is given: a Literal stays one
+
+
+def N_(message: _Msg) -> _Msg:
     """Mark ``message`` for extraction only; it is translated with :func:`_` where it is shown."""
     return message
 

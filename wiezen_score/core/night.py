@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .competition import Competition
-from .ranking import TableRow, rank
+from .ranking import Ranked, TableRow, rank
 from .seating import by_standing
 
 
@@ -21,7 +20,7 @@ from .seating import by_standing
 class Standing:
     """The night's ranking so far, the order it seats the next round in, and who the ranking lacks."""
 
-    ranking: list[dict[str, Any]]
+    ranking: list[Ranked]
     order: list[str]
     missing: list[str]
 

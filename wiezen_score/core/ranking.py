@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from .competition import Competition
 from .i18n import _
@@ -32,11 +32,137 @@ class TableRow:
     taken: int = 0
 
 
+class UnitScore(TypedDict, total=False):
+    """A player's score of one evening (``evening``: its date) or, in a night's ranking, one round (``round``)."""
+
+    evening: str
+    round: str
+    score: int | float
+    points: int | float
+    counted: bool
+
+
+class Ranked(TypedDict, total=False):
+    """One player of a ranking (`standings --competition --json`'s players); ``evenings`` per evening, ``rounds``
+    per table; ``previous_rank`` and ``movement`` only from :func:`with_movement`."""
+
+    rank: int | None
+    player: str
+    score: int | float
+    evenings: int
+    rounds: int
+    counted: int
+    tables: int
+    wins: int
+    points: int | float
+    opponents: int
+    made: int
+    taken: int
+    tiebreak: dict[str, int | float]
+    scores: list[UnitScore]
+    unranked: str | None
+    guest: bool
+    _key: tuple[int, ...]  # (while ranking: the score and the tie-breaks)
+    previous_rank: int | None
+    movement: str | None
+
+
+class PairFigure(TypedDict):
+    player: str
+    points: int | float
+    deals: int
+
+
+class NightWinner(TypedDict):
+    night: str
+    players: list[str]
+    score: int | float
+
+
+class _Leaders(TypedDict):
+    players: list[str]
+
+
+class MiserieKing(_Leaders):
+    miseries: int
+
+
+class MostContracts(_Leaders):
+    made: int
+
+
+class Prize(TypedDict):
+    rank: int | None
+    player: str
+    score: int | float
+
+
+class Prizes(TypedDict):
+    places: int | None
+    players: list[Prize]
+
+
+class PlayerHonours(TypedDict):
+    player: str
+    rank: int | None
+    miseries: int
+    made: int
+    taken: int
+    partner: PairFigure | None
+    nemesis: PairFigure | None
+
+
+class PeriodChampion(TypedDict):
+    period: str
+    champion: list[str]
+
+
+class _HonoursFields(TypedDict):
+    competition: str
+    champion: list[str]
+    nights: list[NightWinner]
+    rode_lantaarn: list[str]
+    miserie_king: MiserieKing
+    most_contracts: MostContracts
+    prizes: Prizes
+    players: list[PlayerHonours]
+
+
+class Honours(_HonoursFields, total=False):
+    """The season's honours; ``periods`` when the file has periods and the whole season is shown."""
+
+    periods: list[PeriodChampion]
+
+
+class GridRow(TypedDict):
+    player: str
+    rank: int | None
+    scores: list[int | float | None]
+    counted: list[bool]
+
+
+class NightsGrid(TypedDict):
+    nights: list[str]
+    players: list[GridRow]
+
+
+class TeamMember(TypedDict):
+    player: str
+    score: int | float
+
+
+class TeamRow(TypedDict):
+    rank: int
+    team: str
+    score: int | float
+    members: list[TeamMember]
+
+
 @dataclass
 class _Unit:
-    key: Any
+    key: str | int  # the evening's date, or the table's session
     label: str
-    order: tuple[Any, ...]
+    order: tuple[str | int, ...]
     score: int = 0  # in 1/SCALE
     points: int = 0  # in 1/SCALE
 
@@ -44,7 +170,7 @@ class _Unit:
 @dataclass
 class _Player:
     name: str
-    units: dict[Any, _Unit] = field(default_factory=dict)
+    units: dict[str | int, _Unit] = field(default_factory=dict)
     tables: int = 0
     wins: int = 0
     points: int = 0
@@ -78,7 +204,7 @@ def table_scores(c: Competition, points: Mapping[str, float]) -> dict[str, tuple
 
 
 def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
-         scaled: dict[str, int] | None = None) -> list[dict[str, Any]]:
+         scaled: dict[str, int] | None = None) -> list[Ranked]:
     """The competition's ranking: ranked players first in rank order, then the unranked (rank None).
 
     ``per`` is the unit that best N, the minimum and ``last:K`` count: ``"evening"`` (a date), or ``"table"``
@@ -99,9 +225,9 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
                 p = players[r.player] = _Player(r.player)
             sc, place = scores[r.player]
             if per == "table":
-                key: Any = sid
+                key: str | int = sid
                 label = f"round {r.round}" if r.round is not None else f"{r.date} #{sid}"
-                order: tuple[Any, ...] = (r.date, r.round or 0, sid)
+                order: tuple[str | int, ...] = (r.date, r.round or 0, sid)
             else:
                 key, label, order = r.date, r.date, (r.date,)
             u = p.units.get(key)
@@ -120,8 +246,8 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
     club_keys = [k for k, _o in sorted({u.key: u.order for p in players.values() for u in p.units.values()}.items(),
                                        key=lambda ko: ko[1])]
     guests = {g.casefold() for g in c.guests}
-    ranked: list[tuple[tuple[int, ...], dict[str, Any]]] = []
-    unranked: list[dict[str, Any]] = []
+    ranked: list[tuple[tuple[int, ...], Ranked]] = []
+    unranked: list[Ranked] = []
     for p in players.values():
         units = sorted(p.units.values(), key=lambda u: u.order)
         best = c.best if c.best is not None else len(units)
@@ -156,16 +282,19 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
             missing.append(_("{n} of the {needed} evenings needed").format(n=len(units), needed=c.min_evenings))
         if not guest and per == "evening" and len(p.opponents) < c.min_opponents:
             missing.append(_("{n} of the {needed} different opponents needed").format(n=len(p.opponents), needed=c.min_opponents))
-        d: dict[str, Any] = {
-            "rank": None, "player": p.name, "score": _num(score),
-            "evenings" if per == "evening" else "rounds": len(units), "counted": len(chosen),
+        d: Ranked = {"rank": None, "player": p.name, "score": _num(score)}
+        if per == "evening":
+            d["evenings"] = len(units)
+        else:
+            d["rounds"] = len(units)
+        d.update({
+            "counted": len(chosen),
             "tables": p.tables, "wins": p.wins, "points": _num(p.points), "opponents": len(p.opponents),
             "made": p.made, "taken": p.taken, "tiebreak": tb_out,
-            "scores": [{"evening" if per == "evening" else "round": u.label, "score": _num(u.score),
-                        "points": _num(u.points), "counted": i in counted} for i, u in enumerate(units)],
+            "scores": [_unit_score(per, u, i in counted) for i, u in enumerate(units)],
             "unranked": "; ".join(missing) or None, "guest": guest,
             "_key": (score, *tb_vals),
-        }  # fmt: skip
+        })  # fmt: skip
         if scaled is not None:
             scaled[p.name] = score
         if missing:
@@ -173,9 +302,9 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
         else:
             ranked.append(((score, *tb_vals), d))
     ranked.sort(key=lambda kd: (tuple(-v for v in kd[0]), kd[1]["player"].casefold()))
-    out: list[dict[str, Any]] = []
-    for i, (key, d) in enumerate(ranked):
-        d["rank"] = out[-1]["rank"] if i and key == ranked[i - 1][0] else i + 1
+    out: list[Ranked] = []
+    for i, (sort_key, d) in enumerate(ranked):
+        d["rank"] = out[-1]["rank"] if i and sort_key == ranked[i - 1][0] else i + 1
         out.append(d)
     unranked.sort(key=lambda d: (-d["_key"][0], d["player"].casefold()))
     out.extend(unranked)
@@ -184,10 +313,16 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
     return out
 
 
+def _unit_score(per: str, u: _Unit, counted: bool) -> UnitScore:
+    s: UnitScore = {"evening": u.label} if per == "evening" else {"round": u.label}
+    s.update({"score": _num(u.score), "points": _num(u.points), "counted": counted})
+    return s
+
+
 # ------------------------------------------------------------------------------------------------- honours
 
 
-def prize_places(c: Competition, ranking: Sequence[Mapping[str, Any]]) -> int | None:
+def prize_places(c: Competition, ranking: Sequence[Ranked]) -> int | None:
     """How many places win a prize: the top N, or the share of the ranked players rounded up."""
     n_ranked = sum(1 for d in ranking if d["rank"] is not None)
     if c.prizes:
@@ -216,11 +351,11 @@ def _leaders(values: Mapping[str, int]) -> tuple[list[str], int]:
 
 def honours(
     c: Competition,
-    ranking: Sequence[Mapping[str, Any]],
+    ranking: Sequence[Ranked],
     miseries: Mapping[str, int],
     partners: Iterable[PairRow],
     opponents: Iterable[PairRow],
-) -> dict[str, Any]:
+) -> Honours:
     """The season's honours and statistics.
 
     - champion: rank 1 (all who share it); rode lantaarn ("red lantern"): the last rank among the ranked;
@@ -233,18 +368,18 @@ def honours(
     """
     ranked = [d for d in ranking if d["rank"] is not None]
     champion = [d["player"] for d in ranked if d["rank"] == 1]
-    last_rank = max((d["rank"] for d in ranked), default=None)
+    last_rank = max((d["rank"] or 0 for d in ranked), default=None)  # (every rank there is a number)
     lantern = [d["player"] for d in ranked if d["rank"] == last_rank] if len(ranked) > 1 else []
     names = [d["player"] for d in ranking]
     king, n_mis = _leaders({p: miseries.get(p, 0) for p in names})
     contracts, n_made = _leaders({d["player"]: int(d.get("made", 0)) for d in ranking})
 
-    def pick(pairs: Iterable[PairRow], best: bool) -> dict[str, dict[str, Any]]:
+    def pick(pairs: Iterable[PairRow], best: bool) -> dict[str, PairFigure]:
         sign = 1 if best else -1
         per: dict[str, list[PairRow]] = {}
         for r in pairs:
             per.setdefault(r.player, []).append(r)
-        out = {}
+        out: dict[str, PairFigure] = {}
         for p, rs in per.items():
             r = min(rs, key=lambda x: (-sign * x.points, -x.deals, x.other.casefold()))
             if (r.points > 0) if best else (r.points < 0):
@@ -254,8 +389,8 @@ def honours(
     fav = pick(partners, True)
     nem = pick(opponents, False)
     places = prize_places(c, ranking)
-    prizes = [{"rank": d["rank"], "player": d["player"], "score": d["score"]}
-              for d in ranked if places is not None and d["rank"] <= places]
+    prizes: list[Prize] = [{"rank": d["rank"], "player": d["player"], "score": d["score"]}
+                           for d in ranked if places is not None and (d["rank"] or 0) <= places]
     return {
         "competition": c.name,
         "champion": champion,
@@ -281,7 +416,7 @@ def nights_of(rows: Iterable[TableRow]) -> list[str]:
     return sorted({r.date for r in rows})
 
 
-def with_movement(c: Competition, rows: Sequence[TableRow], scaled: dict[str, int] | None = None) -> list[dict[str, Any]]:
+def with_movement(c: Competition, rows: Sequence[TableRow], scaled: dict[str, int] | None = None) -> list[Ranked]:
     """The ranking, each player with his rank before the last night (``previous_rank``: None when he was not
     ranked then) and his ``movement`` since: ``+2`` (up two places), ``-1``, ``=``, or ``new``."""
     ranking = rank(c, rows, scaled=scaled)
@@ -299,10 +434,10 @@ def with_movement(c: Competition, rows: Sequence[TableRow], scaled: dict[str, in
     return ranking
 
 
-def nights_grid(ranking: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def nights_grid(ranking: Sequence[Ranked]) -> NightsGrid:
     """Player x night: each cell his score that night (None: absent), and whether it counts (best N)."""
     nights = sorted({s["evening"] for d in ranking for s in d["scores"]})
-    players = []
+    players: list[GridRow] = []
     for d in ranking:
         by = {s["evening"]: s for s in d["scores"]}
         players.append({"player": d["player"], "rank": d["rank"],
@@ -311,7 +446,7 @@ def nights_grid(ranking: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {"nights": nights, "players": players}
 
 
-def night_winners(ranking: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def night_winners(ranking: Sequence[Ranked]) -> list[NightWinner]:
     """The winner of each night (ties: all of them) by the night's score; guests do not win a night."""
     best: dict[str, tuple[float, list[str]]] = {}
     for d in ranking:
@@ -329,17 +464,17 @@ def night_winners(ranking: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [{"night": n, "players": sorted(best[n][1], key=str.casefold), "score": best[n][0]} for n in sorted(best)]
 
 
-def team_ranking(c: Competition, ranking: Sequence[Mapping[str, Any]], scaled: Mapping[str, int]) -> list[dict[str, Any]]:
+def team_ranking(c: Competition, ranking: Sequence[Ranked], scaled: Mapping[str, int]) -> list[TeamRow]:
     """The teams of ``[teams]`` by the sum of their members' scores (each member's counted evenings); a member
     who played no counted evening adds 0. Equal sums share a rank."""
     found = {d["player"].casefold(): d["player"] for d in ranking}
-    rows: list[tuple[int, str, list[dict[str, Any]]]] = []
+    rows: list[tuple[int, str, list[TeamMember]]] = []
     for team, members in c.teams:
         names = [found.get(m.casefold(), m) for m in members]
         total = sum(scaled.get(n, 0) for n in names)
         rows.append((total, team, [{"player": n, "score": _num(scaled[n]) if n in scaled else 0} for n in names]))
     rows.sort(key=lambda r: (-r[0], r[1].casefold()))
-    out: list[dict[str, Any]] = []
+    out: list[TeamRow] = []
     for i, (total, team, shown) in enumerate(rows):
         rnk = out[-1]["rank"] if i and total == rows[i - 1][0] else i + 1
         out.append({"rank": rnk, "team": team, "score": _num(total), "members": shown})

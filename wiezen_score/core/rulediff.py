@@ -8,8 +8,6 @@ when it replaces house rules.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .i18n import _
 from .rules import HouseRules, MiserieContract, TrickContract
 
@@ -26,9 +24,9 @@ _MISERIE_FIELDS = (("aliases", "aliases"), ("miserie", "tricks"), ("points", "po
 _PAYMENT_FIELDS = (("payment", "payment"),)  # payment = "shared", of either kind of contract (issue 30)
 
 
-def flatten_rules(r: HouseRules) -> dict[str, Any]:
+def flatten_rules(r: HouseRules) -> dict[str, object]:
     """Every value of ``r`` under its dotted TOML key (defaults included, so a left-out key compares equal)."""
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "description": r.description,
         "penalty": r.penalty,
         "multi_miserie": r.multi_miserie,
@@ -45,7 +43,7 @@ def flatten_rules(r: HouseRules) -> dict[str, Any]:
     return out
 
 
-def _show(v: Any) -> str:
+def _show(v: object) -> str:
     if v is None:
         return _("(none)")
     if isinstance(v, bool):

@@ -7,7 +7,7 @@ Pure: parsing takes text, never a path. The built-in presets live as TOML files 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -331,7 +331,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "house rules", lines:
 MAX_AMOUNT = 10_000  # points, tricks or levels in a house-rules file: anything larger is a typing error
 
 
-def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
+def _amount(v: object, key: str, fail: Callable[..., WiezenError], minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise fail(_("'{key}' must be a whole number").format(key=key))
     if v < minimum:
@@ -344,7 +344,7 @@ def _amount(v: Any, key: str, fail: Any, minimum: int = 0) -> int:
     return v
 
 
-def _contract(cname: str, spec: Mapping[str, Any], cfail: Any) -> Contract:
+def _contract(cname: str, spec: Mapping[str, Any], cfail: Callable[..., WiezenError]) -> Contract:
     aliases = spec.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) and _is_name(a) for a in aliases):
         raise cfail(_("'aliases' must be a list of lowercase words"), "aliases")
@@ -450,7 +450,7 @@ def _toml_str(s: str) -> str:
     return f'"{out}"'
 
 
-def _toml_list(xs: tuple[Any, ...]) -> str:
+def _toml_list(xs: tuple[object, ...]) -> str:
     return "[" + ", ".join(_toml_str(x) if isinstance(x, str) else str(x) for x in xs) + "]"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from .errors import WiezenError
 from .i18n import _, ngettext
@@ -67,7 +67,12 @@ def by_standing(standing: Sequence[str]) -> list[list[str]]:
     return _tables(list(standing))
 
 
-def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int = 4) -> list[dict[str, Any]]:
+
+class FinalSeat(TypedDict):
+    player: str
+    why: str  # "won round 2", "placed 3 in the ranking"
+
+def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int = 4) -> list[FinalSeat]:
     """The final table: the winners of the rounds (in order of the ranking when there are more of them than
     seats), completed from the ranking. Returns ``[{"player": NAME, "why": TEXT}]``."""
     if not 4 <= size <= 6:
@@ -82,7 +87,7 @@ def final_table(round_winners: Sequence[str], ranking: Sequence[str], size: int 
         else:
             winners.append((p, [rnd]))
     winners.sort(key=lambda w: pos.get(w[0], len(pos)))
-    out: list[dict[str, Any]] = []
+    out: list[FinalSeat] = []
     for p, rounds in winners[:size]:
         which = ", ".join(str(r) for r in rounds)
         out.append({"player": p, "why": ngettext("won round {rounds}", "won rounds {rounds}", len(rounds)).format(rounds=which)})

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -39,6 +39,16 @@ REQUIRED_TRIGGERS = (
     + ("sessions_keep_history", "sessions_no_delete")
     + tuple(f"{t}_no_replace" for t in NO_REPLACE_TABLES)
 )
+
+
+class ProblemDoc(TypedDict):
+    """One problem of `wiezen check --json`."""
+
+    check: str
+    session: int | None
+    entry: int | None
+    entry_id: int | None
+    message: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class Problem:
         where = self.where()
         return f"{self.check}: {where + ': ' if where else ''}{self.message}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ProblemDoc:
         return {
             "check": self.check, "session": self.session_id, "entry": self.entry_no, "entry_id": self.entry_id,
             "message": self.message,
@@ -400,7 +410,7 @@ def _rescore(
         # an evening repeats its lines: the input of a stored entry made once per distinct row of the plain
         # types the tool writes (a damaged row of other types is made each time, as it is), and the points
         # and takers of a scored entry as compared made once per scored entry (the memo shares them)
-        inputs: dict[tuple[Any, ...], EntryInput] = {}
+        inputs: dict[tuple[object, ...], EntryInput] = {}
         compared: dict[int, tuple[Scored, dict[str, float], dict[str, bool]]] = {}
         for (eid, no, kind, text, contract, dealer, mult, offender_id, round_, deal_no, reason, nd, nm) in conn.execute(
             "SELECT e.id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id, e.round, e.deal_no, "
@@ -467,7 +477,8 @@ def _rescore(
         _rescore_voided(conn, problems, counts, sid, rules, players, names, fold.deal_players)
 
 
-def _joined_seats(conn: sqlite3.Connection, sid: int, seats: list[Any], joined: list[Any]) -> str:
+def _joined_seats(conn: sqlite3.Connection, sid: int, seats: list[tuple[int, int, str]],
+                  joined: list[tuple[int, int, str]]) -> str:
     """The seats of the players who joined after the start (JOINED_SEAT, JOINED_SEAT + 1 ...) are exactly those
     of the session's joins, in the order they first joined, and never of a player it started with."""
     first: list[int] = []
@@ -547,5 +558,5 @@ def _rescore_voided(
             problems.append(Problem("rescore", _("voided, and it stores {differences}").format(differences="; ".join(diffs)), sid, no, eid))
 
 
-def _seat(players: tuple[str, ...], seat: Any) -> str:
+def _seat(players: tuple[str, ...], seat: object) -> str:
     return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"

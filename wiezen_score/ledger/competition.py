@@ -5,7 +5,6 @@ The rows come from the per-evening cache ``player_evenings``; the ranking itself
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 from ..core.competition import Competition
 from ..core.errors import WiezenError
@@ -13,11 +12,11 @@ from ..core.ranking import PairRow, TableRow
 from .rows import COUNTED
 
 
-def _where(c: Competition, night: str | None = None, before: tuple[str, int] | None = None) -> tuple[str, list[Any]]:
+def _where(c: Competition, night: str | None = None, before: tuple[str, int] | None = None) -> tuple[str, list[object]]:
     """The competition's sessions (``s``); with ``night``, only that date's; with ``before`` = (date, N), not
     the rounds N and later of that date (the standing before round N)."""
     cond = [COUNTED]  # a void session counts nowhere
-    args: list[Any] = []
+    args: list[object] = []
     if c.since:
         cond.append("s.date >= ?")
         args.append(c.since)
@@ -71,7 +70,7 @@ def last_night(conn: sqlite3.Connection, c: Competition) -> str | None:
     return row[0] if row else None
 
 
-def _miserie_contracts(conn: sqlite3.Connection, where: str, args: list[Any]) -> list[str]:
+def _miserie_contracts(conn: sqlite3.Connection, where: str, args: list[object]) -> list[str]:
     from .rows import _rules_cache
 
     names: set[str] = set()
@@ -102,7 +101,7 @@ def honours_figures(conn: sqlite3.Connection, c: Competition) -> tuple[dict[str,
         )
     }  # fmt: skip
 
-    def pairs(cond: str, extra: list[Any]) -> list[PairRow]:
+    def pairs(cond: str, extra: list[str]) -> list[PairRow]:
         q = (
             "SELECT pa.name, pb.name, total(a.points), count(*) "
             + counting.replace("WHERE", "JOIN entry_points a ON a.entry_id = e.id JOIN entry_points b "

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import quote
 
 # ------------------------------------------------------------------------------------- Datasette metadata
 
 
-def datasette_metadata(db_name: str) -> dict[str, Any]:
+def datasette_metadata(db_name: str) -> dict[str, object]:
     """Labels for the ledger's tables and columns, in Datasette's metadata format."""
-    t: dict[str, Any] = {
+    t: dict[str, object] = {
         "standings": {
             "title": "Standings (all sessions)",
             "description": "Per player over every session, best first. For a season, use the season_standings "
@@ -189,7 +188,7 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
     }
 
 
-def canned_queries() -> dict[str, Any]:
+def canned_queries() -> dict[str, object]:  # (JSON, written out as it is)
     """Datasette's canned queries: the sheet of a session, a season's standings, a search of the precedents."""
     from .competition import COMPETITION_PLACEMENT_SQL, COMPETITION_POINTS_SQL
     from .standings import _STANDINGS

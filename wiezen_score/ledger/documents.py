@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..core.documents import DocPoints, EveningDoc, ExplainDoc, SheetDoc, SheetEntry, SheetSession
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.numbers import plain
+from ..core.scoring import Points
 from ..core.session import sitting_out
 
+if TYPE_CHECKING:
+    from ..core.evening import Progress
+    from .rows import EntryRow, SessionInfo
+    from .store import Ledger
 
-def _void(led: Any, session_id: int) -> dict[str, str]:
-    """``{"void": REASON}`` for a session taken out of every count (`session void`), else nothing."""
+def _void(led: Ledger, session_id: int) -> str | None:
+    """Why a session was taken out of every count (`session void`), or None."""
     row = led.conn.execute("SELECT reason FROM session_voids WHERE session_id = ?", (session_id,)).fetchone()
-    return {"void": str(row[0])} if row else {}
+    return str(row[0]) if row else None
 
 
 def _seat(players: tuple[str, ...], seat: int) -> str:
@@ -21,7 +27,7 @@ def _seat(players: tuple[str, ...], seat: int) -> str:
     return players[seat] if 0 <= seat < len(players) else "?"
 
 
-def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
+def sheet_doc(led: Ledger, s: SessionInfo, last: int | None = None) -> SheetDoc:
     """The sheet as INTERFACE.md's JSON document.
 
     With ``last``: only (about) the last rows, read from the ledger with the running totals before them
@@ -36,52 +42,60 @@ def sheet_doc(led: Any, s: Any, last: int | None = None) -> dict[str, Any]:
     by_id = {r.id: r for r in rows}
     seated = led.seating_at(s)  # players came and went: an entry's dealer counts in the seats of its time
 
-    def correction(r: Any) -> dict[str, Any]:
-        """An entry recorded after the evening ended: when, and why (the reason of what it replaced)."""
-        if ("entry", r.id) not in late:
-            return {}
-        old = by_id.get(r.replaces) if r.replaces is not None else None
-        return {"correction": {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}}
+    def entry(r: EntryRow) -> SheetEntry:
+        e: SheetEntry = {
+            "no": r.no, "kind": r.kind, "text": r.text, "dealer": _seat(seated(r.no), r.dealer),
+            "multiplier": r.multiplier, "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
+        }
+        if r.reason:
+            e["reason"] = r.reason
+        if r.penalty_kind:
+            e["penalty_kind"] = r.penalty_kind
+        if r.voided:
+            e["voided_by"] = r.void_action
+        if r.id in rulings:
+            e["precedents"] = [pid for pid, _ in rulings[r.id]]
+        if ("entry", r.id) in late:  # recorded after the evening ended: when, and why (the reason of what it replaced)
+            old = by_id.get(r.replaces) if r.replaces is not None else None
+            e["correction"] = {"at": late[("entry", r.id)], "reason": old.void_reason if old else r.reason}
+        if ("void", r.id) in late:
+            e["voided_after"] = {"at": late[("void", r.id)], "reason": r.void_reason}
+        return e
 
-    def voided_after(r: Any) -> dict[str, Any]:
-        if ("void", r.id) not in late:
-            return {}
-        return {"voided_after": {"at": late[("void", r.id)], "reason": r.void_reason}}
-
-    return {
-        "session": {"id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
-                    "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
-                    "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
-                    **({"table": s.table} if s.table is not None else {}),
-                    **({"round": s.round} if s.round is not None else {}),
-                    **_void(led, s.id)},
-        "entries": [
-            {
-                "no": r.no, "kind": r.kind, "text": r.text, "dealer": _seat(seated(r.no), r.dealer),
-                "multiplier": r.multiplier,
-                "points": {p: plain(v) for p, v in r.points.items()}, "voided": r.voided,
-                **({"reason": r.reason} if r.reason else {}),
-                **({"penalty_kind": r.penalty_kind} if r.penalty_kind else {}),
-                **({"voided_by": r.void_action} if r.voided else {}),
-                **({"precedents": [pid for pid, _ in rulings[r.id]]} if r.id in rulings else {}),
-                **correction(r), **voided_after(r),
-            }
-            for r in rows
-        ],
+    session: SheetSession = {
+        "id": s.id, "name": s.name, "date": s.date, "rules": s.rules_name, "players": list(s.players),
+        "open": s.ended_at is None, "seal": seals[-1].code if seals else None,
+        "seals": [{"n": x.n, "seal": x.code, "at": x.sealed_at} for x in seals],
+    }
+    if s.table is not None:
+        session["table"] = s.table
+    if s.round is not None:
+        session["round"] = s.round
+    void = _void(led, s.id)
+    if void is not None:
+        session["void"] = void
+    doc: SheetDoc = {
+        "session": session,
+        "entries": [entry(r) for r in rows],
         "totals": {p: plain(v) for p, v in led.totals(s.id).items()},
         "dealer": s.at_table[state.dealer],
         "sitting_out": list(sitting_out(s.at_table, state.dealer)),
-        **({"seating": list(s.at_table)} if s.seating else {}),
         "pending_multiplier": state.pending,
         "rounds_owed": led.rounds_owed(s),
-        **_evening(led, s),
-        **({"running_from": _running_from(led, s, rows)} if start > 1 else {}),
     }
+    if s.seating:  # players came and went: the seat order now
+        doc["seating"] = list(s.at_table)
+    evening = _evening(led, s)
+    if evening is not None:
+        doc["evening"] = evening
+    if start > 1:
+        doc["running_from"] = _running_from(led, s, rows)
+    return doc
 
 
-def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
+def _running_from(led: Ledger, s: SessionInfo, rows: list[EntryRow]) -> DocPoints:
     """Each player's running total before ``rows``, the end of the sheet: the totals less what those rows gave."""
-    out = dict(led.totals(s.id))
+    out: dict[str, Points | float] = dict(led.totals(s.id))
     for r in rows:
         if not r.voided:
             for p, v in r.points.items():
@@ -89,16 +103,18 @@ def _running_from(led: Any, s: Any, rows: list[Any]) -> dict[str, Any]:
     return {p: plain(v) for p, v in out.items()}
 
 
-def _evening(led: Any, s: Any) -> dict[str, Any]:
+def _evening(led: Ledger, s: SessionInfo) -> EveningDoc | None:
     """The evening's planned length and where it stands (only when one was given at the start)."""
     p = evening_progress(led, s)
-    if p is None:
-        return {}
+    if p is None or s.plan is None:
+        return None
     kind, n = s.plan.split()
-    return {"evening": {kind: int(n), "deals_played": led.deals_played(s), "progress": p.line, "over": p.over}}
+    ev: EveningDoc = {"deals": int(n)} if kind == "deals" else {"rounds": int(n)} if kind == "rounds" else {"target": int(n)}
+    ev.update({"deals_played": led.deals_played(s), "progress": p.line, "over": p.over})
+    return ev
 
 
-def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str]]]:
+def _rulings(led: Ledger, s: SessionInfo, rows: list[EntryRow]) -> dict[int, list[tuple[int, str]]]:
     """Entry row id -> [(precedent id, title)] of the rulings attached to its number: on the row that
     counts, or on the last version when every version is voided."""
     from .precedents import for_session
@@ -112,7 +128,7 @@ def _rulings(led: Any, s: Any, rows: list[Any]) -> dict[int, list[tuple[int, str
     return out
 
 
-def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
+def explain_doc(led: Ledger, s: SessionInfo, no: int) -> ExplainDoc:
     """How entry ``no`` of session ``s`` was scored (the `explain --json` document); also used by `play`."""
     from ..core.session import fold
 
@@ -132,7 +148,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     result = fold([(r.no, r.as_input()) for r in current], s.rules, s.first_players, s.first_dealer)
     seated = led.seating_at(s)
     steps: list[str] = []
-    running: dict[str, Any] = {p: 0 for p in s.players}
+    running: dict[str, Points] = {p: 0 for p in s.players}
     before = after = None
     for r, sc in zip(current, result.scored, strict=False):
         if r.no == no:
@@ -167,7 +183,7 @@ def explain_doc(led: Any, s: Any, no: int) -> dict[str, Any]:
     }
 
 
-def evening_progress(led: Any, s: Any, just_played: bool = False) -> Any:
+def evening_progress(led: Ledger, s: SessionInfo, just_played: bool = False) -> Progress | None:
     """Where the evening stands against its planned length (core/evening.py), or None when it has none."""
     if getattr(s, "plan", None) is None:
         return None  # (without importing core/evening.py: `wiezen deal` stays cheap)

@@ -19,7 +19,22 @@ from typing import Any, Protocol, TypedDict
 from ..core.errors import WiezenError
 from ..core.i18n import _, ngettext
 from .bulk import insert_entries
-from .export import EXPORT_FORMAT, EXPORT_VERSION, _session_cols, _session_doc, export_doc, has_table, import_source, write_export
+from .export import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ExportEntry,
+    ExportPrecedent,
+    ExportPrecedentVersion,
+    ExportSeal,
+    ExportSession,
+    ExportVoid,
+    _session_cols,
+    _session_doc,
+    export_doc,
+    has_table,
+    import_source,
+    write_export,
+)
 from .import_check import _ENTRY_FIELDS, check_precedent, check_session, validate_header
 from .rows import (
     COUNTS,
@@ -89,9 +104,9 @@ class ImportReport:
         }  # fmt: skip
 
 
-def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:
+def _norm_entry(e: Mapping[str, Any]) -> tuple[object, ...]:
     """The content of an entry that must be identical for the same uid (its void is compared apart)."""
-    out: list[Any] = []
+    out: list[object] = []
     for k in _ENTRY_FIELDS:
         v = e[k]
         if k == "points":
@@ -106,11 +121,11 @@ def _norm_entry(e: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _norm_void(v: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+def _norm_void(v: ExportVoid | None) -> tuple[object, ...] | None:
     return None if v is None else (v["action"], v["by"], v["reason"], v["created_at"])
 
 
-def _session_label(s: Mapping[str, Any]) -> str:
+def _session_label(s: ExportSession) -> str:
     if s["name"]:
         return _("session {uid} ({date}, {name})").format(uid=s["uid"][:8], date=s["date"], name=s["name"])
     return _("session {uid} ({date})").format(uid=s["uid"][:8], date=s["date"])
@@ -148,7 +163,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
         with led.write():
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
             touched: list[int] = []
-            file_seals: dict[int, tuple[Mapping[str, Any], Any]] = {}
+            file_seals: dict[int, tuple[ExportSession, list[ExportSeal] | None]] = {}
             sizes = [1 + (len(s["entries"]) if isinstance(s, Mapping) and isinstance(s.get("entries"), list) else 0)
                      for s in doc["sessions"]] if listed and progress is not None else []  # fmt: skip
             total, done = sum(sizes), 0
@@ -265,7 +280,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
     return report
 
 
-def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[str, Any], Any]]) -> list[str]:
+def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[ExportSession, list[ExportSeal] | None]]) -> list[str]:
     """The seals the file carries must be the seals of the history as recorded here: the chain fits."""
     from .chain import sync
     from .rows import now
@@ -274,7 +289,7 @@ def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[Mapping[
     sync(conn, now())  # link what this import recorded, so that the seals are computed
     out = []
     for sid, (s, theirs) in file_seals.items():
-        mine = {x.n: x.code for x in seals(conn, sid)}
+        mine: dict[int | None, str] = {x.n: x.code for x in seals(conn, sid)}
         for x in theirs or []:
             got = mine.get(x["n"])  # (an export made before the check character has 12-character seals: the same)
             if got is None or normalize_code(got) != normalize_code(x["seal"]):
@@ -301,7 +316,7 @@ def _add_void(conn: sqlite3.Connection, sid: int, s: Mapping[str, Any], here: Ma
         return False
     if here is not None:
         if dict(here) != dict(there):
-            conflicts.append(_("{session} was voided here for another reason").format(session=_session_label(s)))
+            conflicts.append(_("{session} was voided here for another reason").format(session=str(s.get("uid", ""))[:8]))
         return False
     conn.execute("INSERT INTO session_voids (session_id, reason, voided_at) VALUES (?, ?, ?)",
                  (sid, there["reason"], there["at"]))
@@ -312,7 +327,7 @@ def _player_ids(led: ImportLedger, names: Sequence[str]) -> list[int]:
     return [led.player_id(led.known_player_name(n)) for n in names]
 
 
-def _add_session(led: ImportLedger, s: Mapping[str, Any], open_row: tuple[int, str] | None,
+def _add_session(led: ImportLedger, s: ExportSession, open_row: tuple[int, str] | None,
                  conflicts: list[str]) -> int | None:
     conn = led.conn
     if s["source_hash"] is not None:
@@ -354,10 +369,10 @@ def _seat_joiners(led: ImportLedger, sid: int, entries: Sequence[Mapping[str, An
 def _add_entries(
     led: ImportLedger,
     sid: int,
-    s: Mapping[str, Any],
-    entries: Sequence[Mapping[str, Any]],
+    s: ExportSession,
+    entries: Sequence[ExportEntry],
     conflicts: list[str],
-    extra_voids: Sequence[Mapping[str, Any]] = (),
+    extra_voids: Sequence[ExportEntry] = (),
 ) -> tuple[int, int]:
     """Insert ``entries`` (in file order) into session ``sid``, then their voids and ``extra_voids``.
 
@@ -381,7 +396,8 @@ def _add_entries(
     # the points rows of an entry, by its points and takers as the file gives them: many entries of an evening
     # score alike (the same line), and their rows are made once (equal values give equal rows: 1 and 1.0 points
     # are both stored as 2)
-    points_rows: dict[tuple[Any, ...], tuple[tuple[int, int, bool | None], ...]] = {}
+    points_rows: dict[tuple[tuple[tuple[str, int | float], ...], tuple[tuple[str, bool], ...]],
+                      tuple[tuple[int, int, bool | None], ...]] = {}
     batch: list[NewEntry] = []  # entries not written yet: written together, in order, before the next void or seal
 
     def flush() -> None:
@@ -389,7 +405,7 @@ def _add_entries(
             local_id[ne.uid] = eid
         batch.clear()
 
-    def add_entry(e: Mapping[str, Any]) -> None:
+    def add_entry(e: ExportEntry) -> None:
         nonlocal added
         if e["replaces"] is not None:
             flush()  # the entry it replaces may be waiting in the batch
@@ -423,10 +439,11 @@ def _add_entries(
             flush()
         added += 1
 
-    def add_void(e: Mapping[str, Any]) -> None:
+    def add_void(e: ExportEntry) -> None:
         nonlocal voids
         flush()
         v = e["void"]
+        assert v is not None  # (only the entries with a void come here)
         if e["uid"] not in local_id:
             return
         by = local_id.get(v["by"]) if v["by"] is not None else None
@@ -456,6 +473,7 @@ def _add_entries(
         elif kind == "seal" and ref in new_seals:
             flush()
             x = new_seals.pop(ref)
+            assert x["n"] is not None and x["sealed_at"] is not None  # (check_session: a file's seal has both)
             insert_seal(conn, sid, x["n"], x["sealed_at"])
     # what the history does not name comes last (its seals, computed here, will not fit those of the file)
     for e in entries:
@@ -469,7 +487,7 @@ def _add_entries(
     return added, voids
 
 
-def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts: list[str]) -> int:
+def _import_precedents(conn: sqlite3.Connection, precs: Sequence[ExportPrecedent], conflicts: list[str]) -> int:
     """Add the precedents and precedent versions not here yet (matched by uid; a precedent's versions only grow).
 
     Returns how many precedents and later versions were added.
@@ -499,7 +517,7 @@ def _import_precedents(conn: sqlite3.Connection, precs: Sequence[Any], conflicts
             "SELECT id, date, session_id, entry_no, entry_id, players, origin, created_at FROM precedents WHERE uid = ?",
             (p["uid"],),
         ).fetchone()
-        have: list[dict[str, Any]] = []
+        have: list[ExportPrecedentVersion] = []
         if here is None:
             pid = insert_precedent(
                 conn, uid=p["uid"], date=p["date"], session_id=session_id, entry_no=p["entry_no"], entry_id=entry_id,

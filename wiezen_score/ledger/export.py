@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from .standings import _num
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 
 class ExportVoid(TypedDict):
@@ -88,6 +91,49 @@ class ExportSession(_ExportSessionFields, total=False):
 EXPORT_FORMAT = "wiezen-export"
 EXPORT_VERSION = 2  # 2: each session's history in recorded order and its seals
 
+
+
+class ExportPrecedentVersion(TypedDict):
+    version: int
+    title: str
+    ruling: str
+    tags: list[str]
+    note: str
+    edited_at: str
+
+
+class ExportPrecedent(TypedDict):
+    """One precedent of an export document with every version of its text; session and entry by uid."""
+
+    uid: str
+    date: str
+    session: str | None
+    entry_no: int | None
+    entry: str | None
+    players: list[str]
+    origin: str
+    created_at: str
+    versions: list[ExportPrecedentVersion]
+
+
+class ExportSelection(TypedDict):
+    since: str | None
+    until: str | None
+    session: int | None
+
+
+class _ExportHeader(TypedDict):
+    format: str
+    version: int
+    generator: str
+    selection: ExportSelection
+
+
+class ExportDoc(_ExportHeader, total=False):
+    """The export document: the header, then the sessions (from a ledger: read one at a time) and the precedents."""
+
+    sessions: Iterable[ExportSession]
+    precedents: list[ExportPrecedent]
 
 def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
@@ -210,7 +256,7 @@ def _has_precedents(conn: sqlite3.Connection) -> bool:
     return has_table(conn, "precedents") and has_table(conn, "precedent_versions")
 
 
-def _header(since: str | None, until: str | None, session_id: int | None, generator: str) -> dict[str, Any]:
+def _header(since: str | None, until: str | None, session_id: int | None, generator: str) -> ExportDoc:
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -225,7 +271,7 @@ def export_doc(
     until: str | None = None,
     session_id: int | None = None,
     generator: str = "",
-) -> dict[str, Any]:
+) -> ExportDoc:
     """The export document (see the README's "Club" section) for the selected sessions, in memory."""
     rows = _selected(conn, since, until, session_id)
     doc = _header(since, until, session_id, generator)
@@ -237,7 +283,7 @@ def export_doc(
 
 def write_export(
     conn: sqlite3.Connection,
-    out: TextIO,
+    out: SupportsWrite[str],
     since: str | None = None,
     until: str | None = None,
     session_id: int | None = None,
@@ -250,7 +296,7 @@ def write_export(
 
     rows = _selected(conn, since, until, session_id)
 
-    def dump(value: Any, indent: str) -> str:
+    def dump(value: object, indent: str) -> str:
         from ..core.safe import safe_json
 
         return safe_json(json.dumps(value, ensure_ascii=False, indent=1)).replace("\n", "\n" + indent)
@@ -272,7 +318,7 @@ def write_export(
 
 def _export_precedents(
     conn: sqlite3.Connection, session_uids: list[str], session_id: int | None, since: str | None, until: str | None
-) -> list[dict[str, Any]]:
+) -> list[ExportPrecedent]:
     """The precedents log with every version of its text; session and entry named by their uids.
 
     With ``--session``: the precedents of that session. With a date range: those of the exported sessions and
@@ -281,7 +327,7 @@ def _export_precedents(
     import json
 
     wanted = set(session_uids)
-    versions: dict[int, list[dict[str, Any]]] = {}
+    versions: dict[int, list[ExportPrecedentVersion]] = {}
     for pid, version, title, ruling, tags, note, edited_at in conn.execute(
         "SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions "
         "ORDER BY precedent_id, version"
@@ -290,7 +336,7 @@ def _export_precedents(
             "version": version, "title": title, "ruling": ruling, "tags": json.loads(tags), "note": note,
             "edited_at": edited_at,
         })  # fmt: skip
-    out = []
+    out: list[ExportPrecedent] = []
     for pid, uid, date, s_uid, entry_no, e_uid, players, origin, created_at in conn.execute(
         "SELECT p.id, p.uid, p.date, s.uid, p.entry_no, e.uid, p.players, p.origin, p.created_at FROM precedents p "
         "LEFT JOIN sessions s ON s.id = p.session_id LEFT JOIN entries e ON e.id = p.entry_id ORDER BY p.id"
@@ -309,7 +355,7 @@ def _export_precedents(
 
 
 @contextmanager
-def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
+def import_source(path: str) -> Iterator[tuple[Mapping[str, Any], str]]:
     """The export document in ``path``: a JSON export, or another wiezen ledger opened read-only.
 
     Yields the document and what it was (``"file"`` or ``"ledger"``). A ledger's sessions are read one at a

@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 GENESIS = "wiezen-chain-1"
 
-def _dump(value: Any) -> str:
+#: a fact's content: (portable half, local half, session id); each half a JSON object
+Content = tuple[Mapping[str, object], Mapping[str, object], "int | None"]
+
+
+def _dump(value: object) -> str:
     """The chained text of a fact: canonical JSON (keys sorted, no spaces, UTF-8 as is). Every link's hash and
     every seal is made over these bytes (tests/test_chain_golden.py holds them to the hashes of old ledgers)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -28,13 +31,13 @@ def _sha(*parts: str) -> str:
     return str(hashlib.sha256(("\x00".join(parts) + "\x00").encode("utf-8")).hexdigest())
 
 
-def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: Any, local: Any,
+def link_hash(prev: str, kind: str, rid: int, sub: int, session_id: int | None, portable: object, local: object,
               dumped: tuple[str, str] | None = None) -> str:
     p, loc = dumped if dumped is not None else (_dump(portable), _dump(local))
     return _sha(prev, kind, str(rid), str(sub), "" if session_id is None else str(session_id), p, loc)
 
 
-def session_hash(prev: str, kind: str, portable: Any, dumped: str | None = None) -> str:
+def session_hash(prev: str, kind: str, portable: object, dumped: str | None = None) -> str:
     return _sha(prev, kind, dumped if dumped is not None else _dump(portable))
 
 
@@ -49,7 +52,7 @@ class Facts:
         self.conn = conn
         self.bulk = bulk
         self._has_sixths: bool | None = None
-        self._cache: dict[str, dict[tuple[int, int], Any]] = {}
+        self._cache: dict[str, dict[tuple[int, int], Content]] = {}
         self._names: dict[int, str] | None = None
         self._uids: dict[str, dict[int, str]] = {}
         self._memo_names: dict[int, str | None] = {}
@@ -85,7 +88,7 @@ class Facts:
         row = self.conn.execute(f"SELECT uid FROM {table} WHERE id = ?", (rid,)).fetchone()
         return None if row is None else str(row[0])
 
-    def content(self, kind: str, rid: int, sub: int) -> tuple[Any, Any, int | None] | None:
+    def content(self, kind: str, rid: int, sub: int) -> Content | None:
         """(portable content, local ids, session id) of a fact, or None when its row is gone."""
         if self.bulk:
             if kind not in self._cache:
@@ -102,7 +105,7 @@ class Facts:
             return None
         return _dump(got[0]), _dump(got[1]), got[2]
 
-    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Any]]:
+    def _load(self, kind: str, key: tuple[int, int] | None) -> Iterable[tuple[tuple[int, int], Content]]:
         c = self.conn
         one = key is not None
         rid_arg: tuple[int, ...] = () if key is None else (key[0],)
@@ -139,7 +142,7 @@ class Facts:
                         portable[k] = v
                 yield (i, 0), (portable, {"id": i, "seats": [[s, p] for s, p in st]}, i)
         elif kind == "entry":
-            pts: dict[int, list[tuple[Any, ...]]] = {}
+            pts: dict[int, list[tuple[str, int, list[object]]]] = {}
             # six times the points (schema 14 on; before it, twice them: three times that is six times)
             six = "sixth" if self._sixths() else "3 * half"
             pq = f"SELECT entry_id, player_id, {six}, taker, made FROM entry_points" + (" WHERE entry_id = ?" if one else "")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -37,11 +37,11 @@ def _need(cond: bool, where: str, what: Callable[[], str]) -> None:
         raise _bad(where, what())
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: object) -> bool:
     if isinstance(v, bool):
         return False
     if isinstance(v, int):
@@ -49,7 +49,7 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, float) and math.isfinite(v)
 
 
-def _adds_to_zero(values: Iterable[Any]) -> bool:
+def _adds_to_zero(values: Iterable[int | float]) -> bool:
     """The points (ints, finite floats) sum to 0, exactly (math.fsum); past what a float holds, or when the sum
     overflows on the way (1e308 + 1e308 - ...), as fractions. (Such points are refused later all the same, with
     the most a deal can give: rows.sixth_points.) A third, written as the nearest double, counts as the third it
@@ -72,17 +72,19 @@ def _adds_to_zero(values: Iterable[Any]) -> bool:
         return sum(map(Fraction, values)) == 0
 
 
-def _opt_str(v: Any) -> bool:
+def _opt_str(v: object) -> bool:
     return v is None or isinstance(v, str)
 
 
-def validate_header(doc: Any) -> None:
+def validate_header(doc: object) -> None:
     """Check an export document's top level (its sessions are checked one by one, see :func:`check_session`)."""
     try:
-        _need(isinstance(doc, dict), _("the file"), lambda: _("is not a wiezen export (a JSON object was expected)"))
+        if not isinstance(doc, dict):
+            raise _bad(_("the file"), _("is not a wiezen export (a JSON object was expected)"))
         _need(doc.get("format") == EXPORT_FORMAT, _("the file"), lambda: _('is not a wiezen export (no "format": "{export_format}")').format(export_format=EXPORT_FORMAT))
         version = doc.get("version")
-        _need(_is_int(version), _("the file"), lambda: _('"version" must be a whole number'))
+        if not _is_int(version):
+            raise _bad(_("the file"), _('"version" must be a whole number'))
         _need(version <= EXPORT_VERSION, _("the file"),
               lambda: _('was exported by a newer wiezen (format version {version}; this one reads up to {export_version}): upgrade wiezen').format(version=version, export_version=EXPORT_VERSION))
         sessions = doc.get("sessions")
@@ -97,17 +99,17 @@ _ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))
 _BIG = 2**40
 
 
-def _joiners(entries: Any) -> list[str]:
+def _joiners(entries: object) -> list[str]:
     """The players the session's join entries seat, in order (each once)."""
     out: list[str] = []
-    for e in entries:
+    for e in entries if isinstance(entries, list) else []:
         if (isinstance(e, dict) and e.get("kind") == "join" and isinstance(e.get("offender"), str)
                 and e["offender"].casefold() not in {p.casefold() for p in out}):
             out.append(e["offender"])
     return out
 
 
-def _check_entry(e: Any, j: int, w: str, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> None:
+def _check_entry(e: object, j: int, w: str, n: int, seated: Mapping[str, str], seen: set[str], here: set[str]) -> None:
     """Check entry ``j`` of session ``w`` (``n`` seats, ``seated``: casefolded name -> name) and add its uid to
     ``seen`` (the file's) and ``here`` (its session's); raises :class:`_Bad` naming the first problem.
 
@@ -186,7 +188,7 @@ def _entry_problem(e: dict[str, Any], n: int, seated: Mapping[str, str], here: s
     return None
 
 
-def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
+def check_session(s: object, i: int, seen_sessions: set[str], seen_entries: set[str]) -> None:
     """Check the shape of the ``i``-th session of an export document; raises WiezenError naming the bad part."""
     from ..core.dates import parse_date
     from .rows import _rules_cache
@@ -194,7 +196,8 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
 
     try:
         w = f"sessions[{i}]"
-        _need(isinstance(s, dict), w, lambda: _("must be an object"))
+        if not isinstance(s, dict):
+            raise _bad(w, _("must be an object"))
         missing = [k for k in _SESSION_KEYS if k not in s]
         _need(not missing, w, lambda: _('lacks {missing}').format(missing=', '.join(missing)))
         _need(isinstance(s["uid"], str) and s["uid"] != "", w, lambda: _('"uid" must be a non-empty text'))
@@ -273,11 +276,12 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
 
-def check_precedent(p: Any, i: int) -> str:
+def check_precedent(p: object, i: int) -> str:
     """Check the shape of the ``i``-th precedent of an export document (the same checks as `precedent add` and
     `precedent edit`); returns how messages name it, raises WiezenError naming the bad part."""
     try:
-        _need(isinstance(p, dict), f"precedents[{i}]", lambda: _("must be an object"))
+        if not isinstance(p, dict):
+            raise _bad(f"precedents[{i}]", _("must be an object"))
         missing = [k for k in _PRECEDENT_KEYS if k not in p]
         _need(not missing, f"precedents[{i}]", lambda: _('lacks {missing}').format(missing=', '.join(missing)))
         _need(isinstance(p["uid"], str) and p["uid"] != "", f"precedents[{i}]", lambda: _('"uid" must be a non-empty text'))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING
 
+from ..core.documents import NightDoc as NightDoc  # (`night show --json`: its shape lives with the views' documents)
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from .rows import SessionInfo
@@ -19,15 +20,6 @@ if TYPE_CHECKING:
     from ..core.night import Standing
     from ..core.rules import HouseRules
     from .store import Ledger
-
-
-class NightDoc(TypedDict):
-    """`wiezen night show --json`."""
-
-    night: dict[str, Any]  # name, date, round, rounds
-    tables: list[dict[str, Any]]  # table, session, round, players, totals, deals, open
-    ranking: list[dict[str, Any]]  # rank, player, score, points, tables
-    next: list[dict[str, Any]] | None  # table, players: the next round's seating while the night is open
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
@@ -124,6 +124,20 @@ class Version:
     edited_at: str
 
 
+class PrecedentItem(TypedDict):
+    """One precedent of `precedent list --json` (``session`` and ``deal``: where it was ruled, if at a table)."""
+
+    id: int
+    date: str
+    title: str
+    ruling: str
+    tags: list[str]
+    session: int | None
+    deal: int | None
+    players: list[str]
+    origin: str
+
+
 @dataclass(frozen=True)
 class Precedent:
     id: int
@@ -141,7 +155,7 @@ class Precedent:
     version: int
     history: tuple[Version, ...] = field(default=())  # every version, oldest first (filled by get())
 
-    def item(self) -> dict[str, Any]:
+    def item(self) -> PrecedentItem:
         """The JSON item: every column `precedent list` shows (``origin`` gives its "from" for house rules)."""
         return {
             "id": self.id, "date": self.date, "title": self.title, "ruling": self.ruling, "tags": list(self.tags),

@@ -7,12 +7,15 @@ that the command line and the server never touch a connection (and the modules l
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING
 
 from .base import LedgerBase
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from ..core.competition import Competition
+    from ..core.documents import StandingRow
     from ..core.ranking import PairRow, TableRow
     from .check import CheckResult
     from .seals import SealResult
@@ -29,7 +32,7 @@ class ClubReads(LedgerBase):
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     # -- season standings (ledger/standings.py) ---------------------------------------------------
-    def standings(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
+    def standings(self, since: str | None = None, until: str | None = None) -> list[StandingRow]:
         from .standings import standings
 
         return standings(self.conn, since, until)
@@ -62,7 +65,7 @@ class ClubReads(LedgerBase):
         return honours_figures(self.conn, c)
 
     # -- export (ledger/exchange.py) -------------------------------------------------------------------
-    def write_export(self, out: TextIO, since: str | None = None, until: str | None = None,
+    def write_export(self, out: SupportsWrite[str], since: str | None = None, until: str | None = None,
                      session_id: int | None = None, generator: str = "", progress: Progress | None = None) -> int:
         """The export document of the selected sessions, written to ``out``; returns how many were written."""
         from .exchange import write_export

@@ -16,7 +16,7 @@ from ..core.rules import HouseRules, parse_rules
 from ..core.scoring import Points
 from ..core.session import SEAT_KINDS, EntryInput, seat_input
 
-_NOW: list[Any] = [None, ""]  # the last second asked for, and its text
+_NOW: list[int | str | None] = [None, ""]  # the last second asked for, and its text
 
 
 def now() -> str:
@@ -159,7 +159,7 @@ def from_sixths(n: int) -> Points:
 POINTS_BOUND = 1_000_000_000  # at most this many points to one player in one entry (stored as 6x, an integer)
 
 
-def sixth_points(v: Any) -> int:
+def sixth_points(v: Any) -> int:  # (any number an imported file holds: checked here)
     """Points as stored: six times their value, an integer (whole, half or third points, exactly). A float (from
     a JSON file) is read as :func:`~wiezen_score.core.numbers.exact_points` reads it."""
     if type(v) is int:  # the common cases, exactly as the Fraction below would find them, without it
@@ -255,7 +255,7 @@ _POINTS_ROW = "INSERT INTO entry_points (entry_id, player_id, sixth, taker, made
 _MAX_ROWID = 2**63 - 1
 
 
-def _entry_values(eid: int | None, e: NewEntry) -> tuple[Any, ...]:
+def _entry_values(eid: int | None, e: NewEntry) -> tuple[object, ...]:
     return (
         eid, e.uid, e.session_id, e.no, e.kind, e.text, e.contract, e.dealer, e.multiplier, e.offender_id,
         int(e.round), e.deal_no, e.reason, e.next_dealer, e.next_multiplier, e.replaces, e.created_at,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from datetime import date as Date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
@@ -22,6 +22,21 @@ if TYPE_CHECKING:
 #: the table a command works at (`--table N`, $WIEZEN_TABLE), for every ledger opened while it runs; None: the open
 #: session when only one is open (a server that follows several tables gives each ledger its own, ``Sessions.table``)
 CHOSEN_TABLE: ContextVar[int | None] = ContextVar("wiezen_table", default=None)
+
+
+class SessionItem(TypedDict):
+    """One session of the `sessions` list."""
+
+    id: int
+    date: str
+    name: str
+    rules: str
+    open: bool
+    players: list[str]
+    deals: int
+    leader: str  # the players with the highest total (ties: all), "" before anyone scored
+    totals: dict[str, Points]
+    void: str | None  # why the session counts nowhere (`session void`), else None
 
 
 class Sessions(Players):
@@ -248,7 +263,7 @@ class Sessions(Players):
         row = self.conn.execute("SELECT id FROM sessions WHERE source_hash = ?", (source_hash,)).fetchone()
         return int(row[0]) if row else None
 
-    def sessions(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
+    def sessions(self, since: str | None = None, until: str | None = None) -> list[SessionItem]:
         q = (
             "SELECT s.id, s.date, s.name, s.rules_name, s.ended_at IS NULL AS open, "
             "(SELECT group_concat(name, ',') FROM (SELECT p.name FROM seats st JOIN players p ON p.id = st.player_id "
@@ -259,7 +274,7 @@ class Sessions(Players):
             "FROM sessions s WHERE (? IS NULL OR s.date >= ?) AND (? IS NULL OR s.date <= ?) "
             "ORDER BY s.date DESC, s.id DESC"
         )
-        out = []
+        out: list[SessionItem] = []
         for r in self.conn.execute(q, (since, since, until, until)).fetchall():
             totals = self.totals(r[0])
             top = max(totals.values()) if totals and any(totals.values()) else None

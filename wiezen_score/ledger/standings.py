@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.i18n import _
 from ..core.numbers import fmt, plain
@@ -11,6 +11,8 @@ from .rows import COUNTED, COUNTS
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+    from ..core.documents import StandingRow
 
 
 
@@ -162,19 +164,20 @@ def _num(v: float | int | None) -> int | float | None:
 
 def standings(
     conn: sqlite3.Connection, since: str | None = None, until: str | None = None, reference: bool = False
-) -> list[dict[str, Any]]:
+) -> list[StandingRow]:
     """Per player over the sessions dated ``since`` .. ``until`` (inclusive, ``YYYY-MM-DD``), best first.
 
     One query over ``player_evenings``; with ``reference``, the same figures straight from entry_points.
     """
     q = _STANDINGS_REFERENCE if reference else _STANDINGS
     rows = conn.execute(q, {"since": since, "until": until}).fetchall()
-    out = []
-    for r in rows:
-        d = dict(zip(STANDINGS_COLUMNS, r, strict=False))
-        for k in ("points", "best", "worst", "average"):
-            d[k] = _num(d[k])
-        out.append(d)
+    out: list[StandingRow] = []
+    # (the columns of STANDINGS_COLUMNS; points, best, worst and the average are never NULL: total() and the
+    # figures of a player's dates, of which he has one at least)
+    for player, points, evenings, sessions, deals, taken, made, success_rate, best, worst, average in rows:
+        out.append({"player": player, "points": plain(float(points)), "evenings": evenings, "sessions": sessions,
+                    "deals": deals, "taken": taken, "made": made, "success_rate": success_rate,
+                    "best": plain(float(best)), "worst": plain(float(worst)), "average": plain(float(average))})
     return out
 
 

@@ -13,7 +13,7 @@ end): the same line again with ``confirm=True`` and the question's ``expect`` do
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
@@ -24,6 +24,7 @@ from ..views.fit import row_words
 from ..views.sheet import recorded_line, resolved_text
 
 if TYPE_CHECKING:
+    from ..core.documents import SheetDoc
     from ..core.evening import Plan
     from ..core.rules import HouseRules
     from ..core.scoring import Points
@@ -83,7 +84,7 @@ class SheetView:
     """The sheet to show: the `sheet --json` document (``ledger/documents.py`` sheet_doc) of its last ``rows``
     rows (None: all of them), with the session's heading or without."""
 
-    doc: dict[str, Any]
+    doc: SheetDoc
     rows: int | None
     heading: bool
 

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from ..core.numbers import plain
 from ..core.rules import HouseRules
 from ..core.scoring import Score
 
 
-def _doc(line: str, rules: HouseRules, s: Score) -> dict[str, Any]:
+class CalcDoc(TypedDict):
+    """`wiezen calc --json`: the line, the house rules' name, the points, the multiplier, the steps."""
+
+    deal: str
+    rules: str
+    points: dict[str, int | float]
+    multiplier: int
+    explanation: list[str]
+
+
+def _doc(line: str, rules: HouseRules, s: Score) -> CalcDoc:
     return {
         "deal": line,
         "rules": rules.name,

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from ..core.dates import date_text
 from ..core.i18n import _
 from ..core.numbers import decimal, signed_decimal
 
+if TYPE_CHECKING:
+    from ..core.ranking import Honours, Ranked
 
-def movement(d: dict[str, Any]) -> str:
+#: what a player's ranking counts: evenings (a season), or rounds (one night)
+Unit = Literal["evenings", "rounds"]
+
+
+
+class CompetitionDoc(TypedDict, total=False):
+    """The `standings --competition FILE --json` document (``night``: one night's ranking)."""
+
+    competition: str
+    night: str
+    rules: list[str]
+    players: list[Ranked]
+    honours: Honours
+
+def movement(d: Ranked) -> str:
     """A player's movement since the night before, as the table shows it: +2, -1, =, new (or nothing)."""
     m = d.get("movement")
     if m is None:
@@ -17,7 +33,7 @@ def movement(d: dict[str, Any]) -> str:
     return _("new") if m == "new" else str(m)
 
 
-def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
+def _honours_lines(hon: Honours | None) -> list[str]:
     if hon is None:
         return []
 
@@ -60,17 +76,19 @@ def _honours_lines(hon: dict[str, Any] | None) -> list[str]:
     return lines
 
 
-def competition_doc(name: str, day: str | None, words: list[str], ranking: list[dict[str, Any]],
-                    hon: dict[str, Any] | None) -> dict[str, Any]:
+def competition_doc(name: str, day: str | None, words: list[str], ranking: list[Ranked],
+                    hon: Honours | None) -> CompetitionDoc:
     """The `standings --competition FILE --json` document."""
-    doc: dict[str, Any] = {"competition": name, **({"night": day} if day else {}), "rules": words,
-                           "players": ranking}
+    doc: CompetitionDoc = {"competition": name}
+    if day:
+        doc["night"] = day
+    doc.update({"rules": words, "players": ranking})
     if hon is not None:
         doc["honours"] = hon
     return doc
 
 
-def competition_rows(ranking: list[dict[str, Any]], unit: str, tb: list[str]) -> tuple[list[str], list[list[Any]]]:
+def competition_rows(ranking: list[Ranked], unit: Unit, tb: list[str]) -> tuple[list[str], list[list[object]]]:
     """The CSV headers and rows: one row per player, numbers as numbers."""
     moves = any("movement" in d for d in ranking)
     headers = ["rank", "player", "score", unit, "counted", "tables", "wins", "points", "opponents",
@@ -79,23 +97,23 @@ def competition_rows(ranking: list[dict[str, Any]], unit: str, tb: list[str]) ->
                                            d.get("movement") or ""] if moves else []) for d in ranking]
 
 
-def _row(d: dict[str, Any], unit: str, tb: list[str]) -> list[Any]:
+def _row(d: Ranked, unit: Unit, tb: list[str]) -> list[object]:
     return [d["rank"] if d["rank"] is not None else "", d["player"], d["score"], d[unit], d["counted"],
             d["tables"], d["wins"], d["points"], d["opponents"], *(d["tiebreak"][t] for t in tb),
             d["unranked"] or ""]  # fmt: skip
 
 
-def competition_html(heading: str, description: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None,
-                     words: list[str], unit: str, tb: list[str], day: str | None, today: str) -> str:
+def competition_html(heading: str, description: str, ranking: list[Ranked], hon: Honours | None,
+                     words: list[str], unit: Unit, tb: list[str], day: str | None, today: str) -> str:
     """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours."""
     from .render import html_page
 
-    series: dict[str, list[tuple[str, Any]]] = {}
+    series: dict[str, list[tuple[str, int | float]]] = {}
     for d in ranking:
         total = 0.0
         for s in d["scores"]:
             total += s["score"]
-            series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
+            series.setdefault(d["player"], []).append((s["round"] if day else s["evening"], round(total, 2)))
     moves = any("movement" in d for d in ranking)
     hdr = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"),
            _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb),
@@ -112,8 +130,8 @@ def competition_html(heading: str, description: str, ranking: list[dict[str, Any
                      sections=sections)  # fmt: skip
 
 
-def competition_text(heading: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None, words: list[str],
-                     unit: str, tb: list[str], markdown: bool = False) -> str:
+def competition_text(heading: str, ranking: list[Ranked], hon: Honours | None, words: list[str],
+                     unit: Unit, tb: list[str], markdown: bool = False) -> str:
     """The ranking as text (or markdown): the ranked table with trends, those listed apart, honours, rules."""
     from .render import _md, sparkline, table
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core.i18n import N_, _
 from ..core.numbers import signed
+
+if TYPE_CHECKING:
+    from ..core.documents import ExplainDoc, ExplainVersion
 
 #: how an entry was voided, as the ledger stores it (English words), and as a person reads it
 _HOW = {"undo": N_("undo"), "amend": N_("amend")}
@@ -24,12 +27,12 @@ def _reason(reason: str) -> str:
     return reason
 
 
-def render_explain(doc: dict[str, Any]) -> str:
+def render_explain(doc: ExplainDoc) -> str:
     """The text of `explain`: the steps, or how the entry was voided; earlier versions last."""
     from .fit import entry_words
     from .safe import safe_tree
 
-    doc = safe_tree(doc)  # type: ignore[assignment]
+    doc = safe_tree(doc)
     out = [_("#{no} {entry} (session {session}, {rules}; dealer {dealer})").format(
         no=doc["no"], entry=entry_words(doc), session=doc["session"], rules=doc["rules"], dealer=doc["dealer"]
     )]
@@ -55,7 +58,7 @@ def render_explain(doc: dict[str, Any]) -> str:
     return "\n".join(out + rulings)
 
 
-def _version(h: dict[str, Any], doc: dict[str, Any]) -> str:
+def _version(h: ExplainVersion, doc: ExplainDoc) -> str:
     """An earlier version of an entry, with what made it differ when its line is the same as now's."""
     why = _how(h["how"])
     if h.get("reason") and h["reason"].startswith("re-scored"):

@@ -8,15 +8,18 @@ fit. When even that cannot fit (a very narrow terminal), each entry becomes a wr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.i18n import _
+
+if TYPE_CHECKING:
+    from ..core.documents import SheetDoc, SheetEntry
 
 __all__ = ["compact_sheet", "entry_words", "row_words", "labels", "plain_table", "shorten_text", "table_width", "wrap", "wrap_all"]
 
 
-def entry_words(e: Mapping[str, Any]) -> str:
+def entry_words(e: Mapping[str, object]) -> str:
     """The entry's text as a person reads it, without its reason: the stored text (the grammar's words) in
     English; in Dutch a penalty and a redeal in the words `wiezen play` takes in Dutch (``straf piet rondje``,
     ``opnieuw delen``). The stored text itself never changes."""
@@ -37,7 +40,17 @@ def entry_words(e: Mapping[str, Any]) -> str:
     return text
 
 
-def row_words(row: Any) -> str:
+class Worded(Protocol):
+    """A recorded row or a scored entry: what it is and its line."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def row_words(row: Worded) -> str:
     """:func:`entry_words` of a recorded row or a scored entry (anything with ``kind`` and ``text``)."""
     return entry_words({"kind": row.kind, "text": row.text})
 
@@ -119,10 +132,10 @@ _MIN_ENTRY = 10
 
 
 def compact_sheet(
-    doc: Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]],
+    doc: SheetDoc,
+    rows: Sequence[SheetEntry],
     width: int,
-    signed: Any,
+    signed: Callable[[int | float], str],
 ) -> list[str] | None:
     """The compact table's lines for ``rows`` (entries of the sheet document, already cut to the last N), or None
     when it cannot fit ``width`` even with initials."""
@@ -137,7 +150,7 @@ def compact_sheet(
     return None
 
 
-def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: int, signed: Any,
+def _compact(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Callable[[int | float], str],
              players: list[str], size: int, want_room: bool) -> list[str] | None:
     names = labels(players, size)
     cells = []
@@ -178,7 +191,7 @@ def _compact(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: i
     return out
 
 
-def entry_lines(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], width: int, signed: Any) -> list[str]:
+def entry_lines(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Callable[[int | float], str]) -> list[str]:
     """The narrowest form: each entry on wrapped lines of its own."""
     out = []
     for e in rows:

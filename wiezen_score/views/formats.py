@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 __all__ = ["FORMATS", "Format", "Listing", "register", "write"]
 
@@ -27,14 +26,14 @@ class Listing:
     """What a command lists, in every form its formats need (the callables run only for the chosen format)."""
 
     headers: Sequence[str] = ()
-    rows: Iterable[Sequence[Any]] = ()
-    items: Any = None
+    rows: Iterable[Sequence[object]] = ()
+    items: object = None  # the JSON document
     text: Callable[[], str] | None = None
     markdown: Callable[[], str] | None = None
     html: Callable[[], str] | None = None
     csv_headers: Sequence[str] | None = None
-    csv_rows: Iterable[Sequence[Any]] | None = None
-    table_kw: dict[str, Any] = field(default_factory=dict)
+    csv_rows: Iterable[Sequence[object]] | None = None
+    table_kw: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

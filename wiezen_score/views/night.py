@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core.dates import date_text
 from ..core.i18n import _, ngettext
 from ..core.numbers import decimal, signed
 
+if TYPE_CHECKING:
+    from ..core.documents import NightDoc
 
-def night_text(doc: Mapping[str, Any]) -> str:
+
+def night_text(doc: NightDoc) -> str:
     """The text of `night show` and `night end` (the `night show --json` document)."""
     from .render import table
 

@@ -2,10 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.i18n import _
 from ..core.safe import HL_END, HL_START
+
+if TYPE_CHECKING:
+    from ..core.rules import HouseRules
+    from ..core.scoring import Points
+    from ..core.session import Scored
+
+
+class Ruled(Protocol):
+    """A precedent as the log holds it (ledger/precedents.py Precedent): where it came from, and its text."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def date(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def ruling(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def session_id(self) -> int | None: ...
+    @property
+    def entry_no(self) -> int | None: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def origin(self) -> str: ...
+
+
+class Recorded(Protocol):
+    """An entry as recorded (ledger/rows.py EntryRow): what an entry's line shows of it."""
+
+    @property
+    def no(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def multiplier(self) -> int: ...
+    @property
+    def points(self) -> Mapping[str, Points]: ...
+
+
+class RuledSession(Protocol):
+    """The session a penalty is recorded in: its house rules and their name."""
+
+    @property
+    def rules(self) -> HouseRules: ...
+    @property
+    def rules_name(self) -> str: ...
 
 _BOLD = "\x1b[1;33m"
 _RESET = "\x1b[0m"
@@ -22,7 +77,7 @@ def highlight(text: str, colour: bool) -> str:
     return text.replace(HL_START, "").replace(HL_END, "")
 
 
-def _source(p: Any) -> str:
+def _source(p: Ruled) -> str:
     if p.session_id is None:
         return _("house rules") if p.origin == "house-rules" else ""
     return _("session {id}").format(id=p.session_id) + (f" #{p.entry_no}" if p.entry_no is not None else "")
@@ -31,12 +86,12 @@ def _source(p: Any) -> str:
 _CSV_HEADERS = ["id", "date", "title", "ruling", "tags", "session", "deal", "players", "origin"]
 
 
-def _csv_rows(items: list[Any]) -> list[list[Any]]:
+def _csv_rows(items: Sequence[Ruled]) -> list[list[object]]:
     return [[p.id, p.date, p.title, p.ruling, ", ".join(p.tags), p.session_id, p.entry_no, ", ".join(p.players),
              p.origin] for p in items]  # fmt: skip
 
 
-def _entry_line(r: Any, players: tuple[str, ...]) -> str:
+def _entry_line(r: Recorded, players: tuple[str, ...]) -> str:
     from ..core.numbers import signed
 
     mult = f" (x{r.multiplier})" if r.multiplier > 1 else ""
@@ -45,7 +100,7 @@ def _entry_line(r: Any, players: tuple[str, ...]) -> str:
     return f"#{r.no} {r.text}{reason}{mult}, " + _("dealer {player}").format(player=players[r.dealer]) + (f": {pts}" if pts else "")
 
 
-def _penalty_ruling(s: Any, sc: Any) -> str:
+def _penalty_ruling(s: RuledSession, sc: Scored) -> str:
     from ..core.numbers import fmt
 
     off = sc.offender

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["csv_safe", "html_page", "sparkline", "to_csv"]
 
 Cell = str | int | float
+#: each player's (label, cumulative points) pairs in order: the chart's lines
+Series = Mapping[str, Sequence[tuple[str, "int | float | Fraction"]]]
 
 # A spreadsheet runs a cell as a formula when its text starts with one of these (OWASP "CSV injection"), and
 # some also when it starts with the full-width forms or after leading white space.
@@ -88,7 +90,7 @@ def to_csv(headers: Sequence[object], rows: Iterable[Sequence[object]], dialect:
     return "".join(line + "\n" for line in lines)
 
 
-def sparkline(values: Sequence[float]) -> str:
+def sparkline(values: Sequence[float | Fraction]) -> str:
     """One bar character per value, ``▁`` for the lowest and ``█`` for the highest (a flat series is ``▄``)."""
     nums = [float(v) for v in values]
     finite = [v for v in nums if v == v and v not in (float("inf"), float("-inf"))]
@@ -217,7 +219,7 @@ def _day(label: str) -> str:
     return date_text(label) if len(label) == 10 and label[4] == "-" and label[7] == "-" else label
 
 
-def _x_labels(series: Mapping[str, Sequence[tuple[str, Any]]]) -> list[str]:
+def _x_labels(series: Series) -> list[str]:
     labels: list[str] = []
     seen: set[str] = set()
     for points in series.values():
@@ -236,7 +238,7 @@ def _x_labels(series: Mapping[str, Sequence[tuple[str, Any]]]) -> list[str]:
     return labels
 
 
-def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
+def _chart(series: Series, title: str) -> str:
     W, H = 900, max(420, 24 + 22 * len(series) + 40)
     left, right, top, bottom = 64, 200, 24, 64  # room for y labels, legend, x labels
     pw, ph = W - left - right, H - top - bottom
@@ -311,10 +313,10 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
                 f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
             )
-        for cx, cy, label, v in coords:
+        for cx, cy, label, pv in coords:
             out.append(
                 f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
-                f"<title>{_esc(player)}, {_esc(label)}: {_esc(decimal(v))}</title></circle>"
+                f"<title>{_esc(player)}, {_esc(label)}: {_esc(decimal(pv))}</title></circle>"
             )
         out.append("</g>")
         # legend entry: sample line, name and last value
@@ -338,7 +340,7 @@ def html_page(
     title: str,
     headers: list[str],
     rows: list[list[Any]],
-    series: Mapping[str, Sequence[tuple[str, int | float | Fraction]]],
+    series: Series,
     subtitle: str = "",
     chart_heading: str = "",  # default: "Points over the season"
     footer: str = "",
@@ -401,7 +403,7 @@ def html_page(
     )
 
 
-def table(rows: Iterable[Sequence[Any]], headers: Sequence[str], **kw: Any) -> str:
+def table(rows: Iterable[Sequence[object]], headers: Sequence[str], **kw: object) -> str:
     from tabulate import tabulate
 
     from .safe import safe

@@ -7,12 +7,16 @@ A pure presenter of the room's document (web/room.py): the page, its fragment, a
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..core.dates import date_text
 from ..core.i18n import _, language
 from ..core.numbers import decimal, signed
+
+if TYPE_CHECKING:
+    from ..core.documents import RoomDoc
+    from ..core.scoring import Points
 
 ROOM_CSS = """
 :root { color-scheme: dark; --bg: #111418; --panel: #1c2127; --line: #2e353d; --text: #ece8e1; --muted: #a9b1ba;
@@ -55,12 +59,12 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _num(v: Any) -> str:
+def _num(v: Points) -> str:
     cls = "pos" if v > 0 else "neg" if v < 0 else ""
     return f'<span class="{cls}">{_e(signed(v))}</span>'
 
 
-def room_fragment(doc: Mapping[str, Any]) -> str:
+def room_fragment(doc: RoomDoc) -> str:
     """The room's body: the night's heading, a card per open table, the ranking and the next round's seating."""
     night = doc.get("night")
     out = []
@@ -101,7 +105,7 @@ def room_fragment(doc: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def room_page(doc: Mapping[str, Any]) -> str:
+def room_page(doc: RoomDoc) -> str:
     """The whole room page (it follows every entry through /room/events)."""
     title, live = _e(_("The room")), _e(_("live"))
     return (f'<!DOCTYPE html>\n<html lang="{_e(language())}"><head><meta charset="utf-8">'

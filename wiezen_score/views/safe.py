@@ -14,7 +14,11 @@ characters as visible escapes instead (``\\x1b``, ``\\n``, ``\\u202e``):
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 from ..core.safe import is_unsafe, safe_json
+
+_Doc = TypeVar("_Doc")
 
 __all__ = ["is_unsafe", "safe", "safe_json", "safe_lines"]
 
@@ -52,13 +56,18 @@ def safe_lines(text: object) -> str:
     return "".join(_escape(ch) if is_unsafe(ch) and ch not in "\n\t" else ch for ch in s)
 
 
-def safe_tree(value: object) -> object:
+def safe_tree(value: _Doc) -> _Doc:
     """A copy of a document (dicts, lists, texts) with :func:`safe` applied to every text, keys included:
-    what a text renderer gets, so that no field of it can break a line or steer the terminal."""
+    what a text renderer gets, so that no field of it can break a line or steer the terminal. The copy has the
+    document's shape (a tuple in it becomes a list, as in JSON), so it keeps the document's type."""
+    return cast("_Doc", _safe_tree(value))
+
+
+def _safe_tree(value: object) -> object:
     if isinstance(value, str):
         return safe(value)
     if isinstance(value, dict):
-        return {safe(k) if isinstance(k, str) else k: safe_tree(v) for k, v in value.items()}
+        return {safe(k) if isinstance(k, str) else k: _safe_tree(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [safe_tree(v) for v in value]
+        return [_safe_tree(v) for v in value]
     return value

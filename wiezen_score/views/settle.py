@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.dates import date_text
 from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, money
 
+if TYPE_CHECKING:
+    from ..core.settle import Payment
 
-def settle_text(s: Any, payments: Sequence[Any], cents: int | None, owed_line: str, width: int | None,
-                others: Sequence[Any] = ()) -> str:
+
+class Evening(Protocol):
+    """The session settled (the ledger's SessionInfo): its number, name and date."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def date(self) -> str: ...
+
+
+def settle_text(s: Evening, payments: Sequence[Payment], cents: int | None, owed_line: str, width: int | None,
+                others: Sequence[Evening] = ()) -> str:
     """The evening's heading, one line per payment (points, and money at ``cents`` a point), the rounds owed.
     ``others``: the evening's other sessions, settled together with ``s`` (`settle --date`, `--session 1,3`)."""
     from .fit import wrap_all

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core.i18n import _, ngettext
 from ..core.numbers import fmt, plain, signed
 from ..core.session import Scored, TableState, sitting_out
 from .fit import entry_words, row_words
+
+if TYPE_CHECKING:
+    from ..core.documents import Correction, SealRef, SheetDoc, SheetSession
+    from ..core.rules import HouseRules
+    from ..core.session import EntryInput
 
 
 def date_text(iso: str) -> str:
@@ -40,7 +45,7 @@ def recorded_line(no: int, sc: Scored, players: tuple[str, ...]) -> str:
     return f"#{no} {row_words(sc)}{mult}: {pts}"
 
 
-def _not_yet_seated(doc: dict[str, Any]) -> set[str]:
+def _not_yet_seated(doc: SheetDoc) -> set[str]:
     """The players of the sheet who sat down later (their first row of the sheet is their join)."""
     seen: set[str] = set()
     later: set[str] = set()
@@ -58,7 +63,7 @@ def _ruling_mark(ids: list[int]) -> str:
     return ngettext(" [precedent {ids}]", " [precedents {ids}]", len(ids)).format(ids=", ".join(map(str, ids)))
 
 
-def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None = None, heading: bool = True) -> str:
+def render_sheet(doc: SheetDoc, last: int | None = None, width: int | None = None, heading: bool = True) -> str:
     """The paper sheet: one row per entry with the running totals; '*' on doubled deals; the seal last.
 
     With ``width`` no line is wider: the table falls back to the compact layout (views/fit.py) and the
@@ -67,7 +72,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     from .fit import compact_sheet, entry_lines, wrap
     from .safe import safe_tree
 
-    doc = safe_tree(doc)  # type: ignore[assignment]  # user text shown, never obeyed: one line per field
+    doc = safe_tree(doc)  # user text shown, never obeyed: one line per field
     players = doc["session"]["players"]
     running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
     rows = []
@@ -139,7 +144,7 @@ def render_sheet(doc: dict[str, Any], last: int | None = None, width: int | None
     return "\n".join(piece for line in out for piece in wrap(line, width))
 
 
-def sheet_rows(doc: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def sheet_rows(doc: SheetDoc) -> tuple[list[str], list[list[object]]]:
     """The sheet as CSV rows: one per entry, each player's points of that entry (empty where he sat out or
     the entry is voided), so that a spreadsheet's SUM of a column is the player's total."""
     players = doc["session"]["players"]
@@ -160,15 +165,15 @@ def rounds_owed_line(owed: dict[str, int]) -> str:
     return _("rounds owed: {owed} (een rondje geven)").format(owed=", ".join(f"{p} {n}" for p, n in who.items()))
 
 
-def sheet_html(doc: dict[str, Any]) -> str:
+def sheet_html(doc: SheetDoc) -> str:
     """One evening's sheet (the `sheet --json` document) as a self-contained HTML page with its chart."""
     from .render import html_page
 
     s = doc["session"]
     players = list(s["players"])
-    running = {p: 0 for p in players}
-    rows: list[list[Any]] = []
-    series: dict[str, list[tuple[str, Any]]] = {p: [(_("start"), 0)] for p in players}
+    running: dict[str, int | float] = {p: 0 for p in players}
+    rows: list[list[object]] = []
+    series: dict[str, list[tuple[str, int | float]]] = {p: [(_("start"), 0)] for p in players}
     for e in doc["entries"]:
         mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
         text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
@@ -194,7 +199,7 @@ def sheet_html(doc: dict[str, Any]) -> str:
     )
 
 
-def correction_note(c: dict[str, Any]) -> str:
+def correction_note(c: Correction) -> str:
     """'corrected after the evening, 2026-11-28: REASON'."""
     day = date_text(str(c["at"])[:10])
     if c.get("reason"):
@@ -202,7 +207,7 @@ def correction_note(c: dict[str, Any]) -> str:
     return _("corrected after the evening, {date}").format(date=day)
 
 
-def seal_footer(s: dict[str, Any]) -> str:
+def seal_footer(s: SheetSession) -> str:
     """The sheet's last line: the session's seal (and the earlier ones, after corrections)."""
     seals = s.get("seals") or []
     void = _("Void: this session counts nowhere ({reason}).").format(reason=s["void"]) + "\n" if s.get("void") else ""
@@ -211,7 +216,7 @@ def seal_footer(s: dict[str, Any]) -> str:
     return void + _sealed(seals)
 
 
-def _sealed(seals: list[dict[str, Any]]) -> str:
+def _sealed(seals: list[SealRef]) -> str:
     last = seals[-1]
     at = str(last["at"])[:16].replace("T", " ")
     at = f"{date_text(at[:10])}{at[10:]}"
@@ -224,7 +229,7 @@ def _sealed(seals: list[dict[str, Any]]) -> str:
     return _("Seal: {seal} (sealed {at} UTC). Check it with `wiezen check --seal CODE`.").format(seal=last["seal"], at=at)
 
 
-def resolved_text(entry: Any, rules: Any, players: Any) -> str:
+def resolved_text(entry: EntryInput, rules: HouseRules, players: tuple[str, ...]) -> str:
     """The entry as it will be recorded: the contract and the players' names written out."""
     from ..core.deal import parse_deal, resolve_player
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core.dates import date_text
 from ..core.i18n import N_, NP_, _
 from ..core.numbers import percent, rounded
+
+if TYPE_CHECKING:
+    from ..core.documents import RankedStanding, StandingRow
+    from .render import Series
 
 
 def _period(lo: str | None, hi: str | None) -> str:
@@ -19,15 +23,15 @@ def _period(lo: str | None, hi: str | None) -> str:
     return _("all sessions")
 
 
-def _pct(rate: float | None) -> str:
-    return "" if rate is None else percent(rate)
+def _pct(rate: object) -> str:
+    return percent(rate) if isinstance(rate, (int, float)) else ""  # (None: he took no contract)
 
 
 def _avg(v: float | int) -> int | float:
     return rounded(v)
 
 
-def ranks(items: list[dict[str, Any]]) -> list[int]:
+def ranks(items: list[StandingRow]) -> list[int]:
     """Standard competition ranking of players sorted best first: equal points, equal rank (1, 2, 2, 4)."""
     out: list[int] = []
     for i, d in enumerate(items):
@@ -35,7 +39,7 @@ def ranks(items: list[dict[str, Any]]) -> list[int]:
     return out
 
 
-def standings_rows(items: list[dict[str, Any]]) -> list[list[Any]]:
+def standings_rows(items: list[StandingRow]) -> list[list[object]]:
     """The rows shared by the csv, markdown and html formats (numbers stay numbers)."""
     return [
         [rank, d["player"], d["points"], d["evenings"], d["sessions"], d["deals"], d["taken"], d["made"],
@@ -53,12 +57,12 @@ STANDINGS_COLUMNS = (N_("player"), N_("points"), N_("evenings"), NP_("column", "
                      N_("best"), N_("worst"), N_("average"), N_("trend"))
 
 
-def standings_json(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def standings_json(items: list[StandingRow]) -> list[RankedStanding]:
     """The `standings --json` document: each player's figures with his rank (average rounded to 2 decimals)."""
     return [{"rank": rank, **d, "average": _avg(d["average"])} for rank, d in zip(ranks(items), items, strict=False)]
 
 
-def standings_html(items: list[dict[str, Any]], series: dict[str, list[tuple[str, Any]]], period: str,
+def standings_html(items: list[StandingRow], series: Series, period: str,
                    title: str | None, today: str) -> str:
     """The standings as one self-contained HTML page with the season's chart."""
     from .formats import column
@@ -71,7 +75,7 @@ def standings_html(items: list[dict[str, Any]], series: dict[str, list[tuple[str
     return html_page(title or _("Standings, {period}").format(period=period), headers, rows, series, subtitle=sub)
 
 
-def standings_text(items: list[dict[str, Any]], series: dict[str, list[tuple[str, Any]]], period: str,
+def standings_text(items: list[StandingRow], series: Series, period: str,
                    markdown: bool = False) -> str:
     """The standings as a text table with a trend sparkline per player (or a markdown table with its heading)."""
     from ..core.numbers import signed_decimal as num

@@ -11,7 +11,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import WiezenError
@@ -65,7 +65,7 @@ class LiveSheet(Followed):
         super().__init__(path)
         self.session_id = session_id  # None: follow the open session, else the newest
         self.table = table  # a club night's table: its open session, else its latest
-        self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
+        self.doc: Mapping[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
         self.contracts: list[str] = []
         self.error = ""

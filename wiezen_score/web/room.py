@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.errors import WiezenError
 from .live import Followed, LiveSheet, poll
 
 if TYPE_CHECKING:
+    from ..core.documents import RoomDoc, RoomTable
     from ..ledger import Ledger
 
 __all__ = ["Room"]
@@ -29,7 +30,7 @@ class Room(Followed):
                  single: LiveSheet | None = None) -> None:
         super().__init__(path)
         self.single = single  # the page of the one open session, kept current by this poller too
-        self.doc: dict[str, Any] = {"tables": [], "night": None}
+        self.doc: RoomDoc = {"tables": [], "night": None}
         self.tables: dict[int, LiveSheet] = {}
         self.seen: set[int] = set()
         self.on_new_table = on_new_table
@@ -45,13 +46,13 @@ class Room(Followed):
         from ..ledger.nights import current_night, night_doc
         from ..views.room import room_fragment
 
-        tables: list[dict[str, Any]] = []
+        tables: list[RoomTable] = []
         for s in led.open_sessions():
             entries = [e for e in sheet_doc(led, s)["entries"] if not e["voided"]]
             tables.append({"table": s.table, "session": s.id, "round": s.round, "players": list(s.at_table),
                            "totals": dict(led.totals(s.id)), "last": [f"#{e['no']} {e['text']}" for e in entries[-LAST_DEALS:]]})
         n = current_night(led)
-        doc = {"tables": tables, "night": night_doc(led, None, n) if n is not None and n.open else None}
+        doc: RoomDoc = {"tables": tables, "night": night_doc(led, None, n) if n is not None and n.open else None}
         new = {int(t["table"] or 0) for t in tables} - self.seen
         if doc == self.doc and not new:
             return

@@ -242,8 +242,8 @@ class Handler(BaseHTTPRequestHandler):
             from ..views.room import room_page
 
             with room.cond:
-                doc = room.doc
-            self._send(HTTPStatus.OK, room_page(doc), "text/html")
+                room_doc = room.doc
+            self._send(HTTPStatus.OK, room_page(room_doc), "text/html")
         elif path == "/":
             live = srv.live
             with live.cond:
