@@ -93,3 +93,34 @@ def test_export_import_carry_the_void_and_check_holds_it(tmp_path):
     conn.close()
     r = wz(b, "check")
     assert r.exit_code == 1 and "the void of session 1" in r.output
+
+
+def test_an_evening_settles_without_its_void_sessions(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")  # jan, piet +11; mieke, lotte -11
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "alleen", "5", "lotte", "6")  # a test that counts nowhere: lotte +12, the others -4
+    ok(db, "session", "void", "2", "--reason", "a test", "--force")
+    r = wz(db, "settle", "--date", "today", "--json")
+    assert r.exit_code == 0 and "left out, void: 2 (a test)" in r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["sessions"] == [1] and doc["totals"] == {"jan": 11, "piet": 11, "mieke": -11, "lotte": -11}
+    assert "is void (a test)" in refused(db, "settle", "--session", "1,2")
+    assert "is void (a test)" in refused(db, "settle", "--session", "2")
+    text = ok(db, "sheet", "--date", "today").stdout
+    assert text.strip().splitlines()[-1] == "the evening (1 session): jan +11, piet +11, mieke -11, lotte -11"
+
+
+def test_a_join_undone_or_without_a_deal_counts_nowhere(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
+    ok(db, "session", "join", "kris")
+    ok(db, "undo")
+    ok(db, "session", "join", "anna")
+    ok(db, "session", "leave", "anna")
+    ok(db, "session", "end")
+    players = {r["player"] for r in json.loads(ok(db, "standings", "--format", "json").stdout)}
+    assert players == {"jan", "piet", "mieke", "lotte"}

@@ -310,7 +310,7 @@ def settle(ctx: click.Context, session_id: int | str | None, date_: str | None, 
     from ..core.settle import settle as fewest
 
     with ledger.open_ledger(_db(ctx), readonly=True) as led:
-        every = pick_sessions(led, session_id, date_)
+        every = pick_sessions(led, session_id, date_, counting=True)
         totals: dict[str, Points] = {}
         owed: dict[str, int] = {}
         for s in every:  # an evening of several sessions nets as one

@@ -179,8 +179,8 @@ class SessionRef(click.ParamType):  # type: ignore[type-arg]
         from ..core.text import is_digits
 
         v = str(value).strip()
-        parts = [x.strip() for x in v.split(",")]
-        if len(parts) > 1 and all(is_digits(x) for x in parts):  # several sessions: 1,3
+        parts = [x.strip() for x in v.split(",") if x.strip()]
+        if "," in v and parts and all(is_digits(x) for x in parts):  # several sessions: 1,3
             return tuple(dict.fromkeys(self._number(x, v) for x in parts))
         if not is_digits(v):
             return v  # a date (or a word parse_when explains)
@@ -203,25 +203,40 @@ EVENING_HELP = ("Session ID, several IDs (1,3), or a date: every session of that
 DATE_PICK_HELP = "The evening of that day (instead of --session): " + DATE_HELP
 
 
-def pick_sessions(led: Ledger, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> list[SessionInfo]:
+def pick_sessions(led: Ledger, ref: int | str | tuple[int, ...] | None, date: str | None = None,
+                  counting: bool = False) -> list[SessionInfo]:
     """The sessions of an evening: ``--session 1,3``, or every session played on the day ``--date`` (or
-    ``--session DATE``) names, oldest first; else the one session :func:`pick_session` picks."""
+    ``--session DATE``) names, oldest first; else the one session :func:`pick_session` picks.
+
+    ``counting`` (settle): a void session (`session void`) counts nowhere: one named is refused, those of a date
+    are left out, and a line on stderr says so."""
     from ..core import dates
     from ..core.dates import day_text, parse_when
+    from ..ledger.voids import voided
 
     if ref is not None and date is not None:
         raise WiezenError(_("give --session or --date, not both"))
-    if isinstance(ref, tuple):
-        return [led.session(i) for i in ref]
     if isinstance(ref, str):
         ref, date = None, ref
+    void = voided(led) if counting else {}
     if date is None:
-        return [led.session(ref)]
+        every = [led.session(i) for i in ref] if isinstance(ref, tuple) else [led.session(ref)]
+        for s in every:
+            if s.id in void:
+                raise WiezenError(_("session {id} is void ({reason}): it counts nowhere, so nobody pays for it").format(
+                    id=s.id, reason=void[s.id]))
+        return every
     day = parse_when(date, dates.today()).isoformat()
-    found = led.sessions(day, day)
+    found = [i["id"] for i in reversed(led.sessions(day, day))]
     if not found:
         return [led.session(_no_session_on(led, day_text(day)))]
-    return [led.session(i["id"]) for i in reversed(found)]
+    left_out = [i for i in found if i in void]
+    if left_out:
+        echo(_("left out, void: {sessions}").format(sessions=", ".join(f"{i} ({void[i]})" for i in left_out)), err=True)
+    kept = [i for i in found if i not in void]
+    if not kept:
+        raise WiezenError(_("every session on {when} is void: nobody pays for that evening").format(when=day_text(day)))
+    return [led.session(i) for i in kept]
 
 
 def pick_session(led: Ledger, ref: int | str | tuple[int, ...] | None, date: str | None = None) -> SessionInfo:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..core.errors import WiezenError
-from ..core.i18n import N_, NP_, _
+from ..core.i18n import N_, NP_, _, ngettext
 from ..core.numbers import plain
 from ..views.explain import render_explain
 from ..views.sheet import render_sheet, sheet_html, sheet_rows
@@ -115,7 +115,7 @@ def _each_session(output: Output, docs: list[SheetDoc], last: int | None) -> Non
         own = d["session"]["players"]
         sid = d["session"]["id"]
         csv_rows += [[sid, *r[:7], *(r[7 + own.index(p)] if p in own else None for p in players)] for r in rows]
-        for p, v in d["totals"].items():
+        for p, v in d["totals"].items() if "void" not in d["session"] else ():  # (a void session counts nowhere)
             totals[p] = totals.get(p, 0) + exact_points(v)  # (thirds: exact, not floats)
 
     def page() -> str:
@@ -125,8 +125,9 @@ def _each_session(output: Output, docs: list[SheetDoc], last: int | None) -> Non
     def text() -> str:
         parts = [render_sheet(d, last, text_width()) for d in docs]  # each names its session
         evening = ", ".join(f"{p} {signed(v)}" for p, v in totals.items())
-        return "\n\n".join(parts) + "\n\n" + _("the evening ({n} sessions): {totals}").format(
-            n=len(docs), totals=evening)
+        n = len([d for d in docs if "void" not in d["session"]])
+        return "\n\n".join(parts) + "\n\n" + ngettext(
+            "the evening ({n} session): {totals}", "the evening ({n} sessions): {totals}", n).format(n=n, totals=evening)
 
     output.emit(["session", "no", "kind", "entry", "reason", "dealer", "multiplier", "voided", *players], csv_rows,
                 docs, html=page, text=text)
@@ -235,6 +236,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
         troel mieke+lotte 8
         penalty jan renonce in troef          (penalty jan round te laat: a round)
         redeal carte blanche
+        join kris after piet                  (kris schuift aan na piet; leave piet: piet stopt)
         undo
 
     \b

@@ -109,9 +109,11 @@ def canonical_line(line: str) -> str:
         words = ["undo", *words[2:]]
     elif head == "opnieuw" and len(words) > 1 and words[1].lower() == "delen":
         words = ["redeal", *words[2:]]
-    elif len(words) in (3, 5) and [w.lower() for w in words[1:3]] == ["schuift", "aan"] and (
-            len(words) == 3 or words[3].lower() == "na"):  # kris schuift aan [na piet]
-        words = ["join", words[0], *(["after", words[4]] if len(words) == 5 else [])]
+    elif len(words) >= 3 and [w.lower() for w in words[1:3]] == ["schuift", "aan"]:  # kris schuift aan [na piet]
+        if len(words) == 3 or (len(words) == 5 and words[3].lower() == "na"):
+            words = ["join", words[0], *(["after", words[4]] if len(words) == 5 else [])]
+        else:
+            words = ["join", "?", "?", "?", "?"]  # (the usage line of join)
     elif len(words) == 2 and words[1].lower() == "stopt" and head not in DUTCH_HEADS:  # piet stopt
         words = ["leave", words[0]]
     elif head in DUTCH_HEADS:

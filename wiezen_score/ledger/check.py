@@ -461,7 +461,7 @@ def _rescore(
                 got = compared[id(sc)] = (sc, {p: float(v) for p, v in sc.points.items()}, dict(sc.takers))
             fresh, fresh_takers = got[1], got[2]
             if stored != fresh:  # (the same players and points in any order; the message lists them in seat order)
-                stored = dict(sorted(stored.items(), key=lambda kv: order[kv[0]]))
+                stored = dict(sorted(stored.items(), key=lambda kv: order.get(kv[0], len(order))))  # (joiners last)
                 diffs.append(_('points {stored}; re-scored {rescored}').format(stored=_fmt_points(stored), rescored=_fmt_points(fresh)))
             elif takers.get(eid, {}) != fresh_takers:
                 diffs.append(_('takers {stored}, re-scored {rescored}').format(stored=takers.get(eid, {}), rescored=fresh_takers))

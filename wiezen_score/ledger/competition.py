@@ -9,7 +9,7 @@ import sqlite3
 from ..core.competition import Competition
 from ..core.errors import WiezenError
 from ..core.ranking import PairRow, TableRow
-from .rows import COUNTED
+from .rows import COUNTED, SEATED
 
 
 def _where(c: Competition, night: str | None = None, before: tuple[str, int] | None = None) -> tuple[str, list[object]]:
@@ -42,7 +42,7 @@ def table_rows(conn: sqlite3.Connection, c: Competition, night: str | None = Non
     where, args = _where(c, night, before)
     q = (
         "SELECT s.id, s.date, s.round, s.table_no, p.name, coalesce(pe.points, 0.0), coalesce(pe.made, 0), "
-        "coalesce(pe.taken, 0) FROM sessions s JOIN seats st ON st.session_id = s.id "
+        f"coalesce(pe.taken, 0) FROM sessions s JOIN seats st ON st.session_id = s.id AND {SEATED} "
         "JOIN players p ON p.id = st.player_id "
         "LEFT JOIN player_evenings pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id "
         f"WHERE {where}"
@@ -56,7 +56,8 @@ def night_rounds(conn: sqlite3.Connection, c: Competition, night: str) -> dict[i
     where, args = _where(c, night)
     out: dict[int, list[str]] = {}
     for rnd, name in conn.execute(
-        "SELECT s.round, p.name FROM sessions s JOIN seats st ON st.session_id = s.id JOIN players p ON p.id = st.player_id "
+        f"SELECT s.round, p.name FROM sessions s JOIN seats st ON st.session_id = s.id AND {SEATED} "
+        "JOIN players p ON p.id = st.player_id "
         f"WHERE {where} AND s.round IS NOT NULL ORDER BY s.round, s.table_no, s.id, st.seat", args,
     ):
         out.setdefault(rnd, []).append(name)
@@ -126,7 +127,7 @@ def honours_figures(conn: sqlite3.Connection, c: Competition) -> tuple[dict[str,
 
 _SEATS = """seat AS (
   SELECT s.id AS sid, s.date AS date, st.player_id AS pid, coalesce(pe.points, 0.0) AS pts
-  FROM sessions s JOIN seats st ON st.session_id = s.id
+  FROM sessions s JOIN seats st ON st.session_id = s.id AND """ + SEATED + """
   LEFT JOIN player_evenings pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id
   WHERE (nullif(:tag, '') IS NULL OR s.tag = :tag) AND (nullif(:since, '') IS NULL OR s.date >= :since)
     AND (nullif(:until, '') IS NULL OR s.date <= :until)

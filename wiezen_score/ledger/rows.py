@@ -185,6 +185,10 @@ def sixth_points(v: Any) -> int:  # (any number an imported file holds: checked 
 
 
 COUNTS = "NOT EXISTS (SELECT 1 FROM voids v WHERE v.entry_id = e.id)"
+#: a seat ``st`` that counts: one the session started with, or of a player who joined later (`session join`) and
+#: played (a join undone, or a player who left before any deal, leaves a seat row: append-only, counted nowhere)
+SEATED = ("(st.seat < 100 OR EXISTS (SELECT 1 FROM player_evenings pj WHERE pj.session_id = st.session_id "
+          "AND pj.player_id = st.player_id AND (pj.deals > 0 OR pj.points <> 0)))")
 #: a session ``s`` that counts: not taken out of every count by `session void` (ledger/voids.py)
 COUNTED = "NOT EXISTS (SELECT 1 FROM session_voids sv WHERE sv.session_id = s.id)"
 """The condition that an entry (aliased ``e``) counts: no row in ``voids`` voids it."""

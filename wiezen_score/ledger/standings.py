@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..core.i18n import _
 from ..core.numbers import fmt, plain
-from .rows import COUNTED, COUNTS
+from .rows import COUNTED, COUNTS, SEATED
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -76,7 +76,7 @@ _EVENINGS = """
 evening AS (
   SELECT st.session_id AS sid, st.player_id AS pid, coalesce(pe.points, 0.0) AS pts,
          coalesce(pe.deals, 0) AS deals, coalesce(pe.taken, 0) AS taken, coalesce(pe.made, 0) AS made
-  FROM sessions s JOIN seats st ON st.session_id = s.id
+  FROM sessions s JOIN seats st ON st.session_id = s.id AND """ + SEATED + """
   LEFT JOIN {evenings} pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id
   WHERE {where}
 )"""
@@ -216,7 +216,7 @@ def season_series(
     """
     rows = conn.execute(
         "SELECT s.id, s.date, p.name, coalesce(pe.points, 0.0) FROM sessions s "
-        "JOIN seats st ON st.session_id = s.id JOIN players p ON p.id = st.player_id "
+        f"JOIN seats st ON st.session_id = s.id AND {SEATED} JOIN players p ON p.id = st.player_id "
         "LEFT JOIN player_evenings pe ON pe.session_id = s.id AND pe.player_id = st.player_id "
         f"WHERE {_IN_RANGE} ORDER BY s.date, s.id, st.seat",
         {"since": since, "until": until},

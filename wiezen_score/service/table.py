@@ -319,6 +319,7 @@ class Table:
                 number=last.no, text=row_words(last) + (" - " + last.reason if last.reason else "")),
                 _("not undone"), last.id))
         row = self.led.undo(item.reason, expect=last.id if expect is None else expect)  # the one asked about, or none
+        s = self.led.session(s.id)  # (an undone join or leave: the table as it is now)
         return Answer((Note(_("voided #{number} {text}").format(number=row.no, text=row_words(row))), self.view(s)))
 
     def amend(self, s: SessionInfo, item: Amend, confirm: bool, expect: int | None) -> Answer:
@@ -343,7 +344,7 @@ class Table:
         s = self.open()
         if not confirm:
             return Answer(question=Question(_("end session {id} ({players})? It cannot be reopened").format(
-                id=s.id, players=", ".join(s.players)), _("still open"), s.id))
+                id=s.id, players=", ".join(s.at_table)), _("still open"), s.id))
         if expect is not None and expect != s.id:
             raise WiezenError(_("nothing ended: session {id} is open now, not session {asked}").format(id=s.id, asked=expect))
         self.led.end_session()
