@@ -87,15 +87,22 @@ def _row(d: dict[str, Any], unit: str, tb: list[str]) -> list[Any]:
 
 def competition_html(heading: str, description: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None,
                      words: list[str], unit: str, tb: list[str], day: str | None, today: str) -> str:
-    """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours."""
+    """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours.
+
+    The chart plots what the table counts: each player's score adding up over the evenings that count (his best
+    N, filled dots); an evening that does not count is a faded ring where his line stays level, so that each line
+    ends on the score in the table."""
     from .render import html_page
 
     series: dict[str, list[tuple[str, Any]]] = {}
+    counted: dict[str, list[bool]] = {}
     for d in ranking:
         total = 0.0
         for s in d["scores"]:
-            total += s["score"]
+            total += s["score"] if s["counted"] else 0
             series.setdefault(d["player"], []).append((s["evening" if not day else "round"], round(total, 2)))
+            counted.setdefault(d["player"], []).append(bool(s["counted"]))
+    some_left_out = not all(k for flags in counted.values() for k in flags)
     moves = any("movement" in d for d in ranking)
     hdr = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"),
            _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb),
@@ -109,7 +116,11 @@ def competition_html(heading: str, description: str, ranking: list[dict[str, Any
     return html_page(heading, hdr, rows, series,
                      subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
                      chart_heading=_("Score over the night") if day else _("Score over the season"),
-                     sections=sections)  # fmt: skip
+                     sections=sections, counted=counted, y_label=_("score"),
+                     chart_title=_("{title}: each player's score as it adds up").format(title=heading),
+                     caption=_("Each line adds up what the table counts and ends on the player's score. A filled dot "
+                               "is an evening that counts; a faded ring is one that does not (outside his best "
+                               "evenings), where his line stays level.") if some_left_out else "")  # fmt: skip
 
 
 def competition_text(heading: str, ranking: list[dict[str, Any]], hon: dict[str, Any] | None, words: list[str],
