@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
 from _competition_helpers import SEASON, comp  # noqa: F401 (SEASON: the data the docstring computes)
 from _ledger_helpers import ok
 
@@ -85,3 +86,23 @@ def test_the_chart_in_dutch(season, tmp_path):
     html = page(season, tmp_path, "best = 2\n", "--lang", "nl")
     assert "een vaag ringetje een avond die niet telt" in html
     assert re.search(r"<title>b, za 12/09/2026: 8 \(telt niet\)</title>", html)
+
+
+@pytest.mark.parametrize("listing", ["--nights", "--teams"])
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_the_grid_and_the_teams_in_markdown_and_html(season, tmp_path, listing, fmt):
+    """--nights and --teams in every format standings offers (markdown and html were an unexpected ValueError)."""
+    teams = '\n[teams]\n"Noord" = ["a", "b"]\n"Zuid" = ["c", "d", "e"]\n'
+    out = page_of(season, comp(tmp_path, "best = 2\n" + teams), listing, fmt)
+    if listing == "--nights":  # b's evenings by hand: 8, (-11), 8, (-23) (the docstring)
+        want = ["8", "(-11)", "8", "(-23)"]
+        cells = (re.findall(r"^\| *\d+ *\| b *\|(.*)\|$", out, re.M)[0].split("|") if fmt == "markdown" else
+                 re.findall(r"<tr><td[^>]*>\d+</td><td>b</td>(.*?)</tr>", out)[0].split("</td>"))
+        assert [re.sub(r"<[^>]+>", "", c).strip() for c in cells if re.sub(r"<[^>]+>", "", c).strip()] == want
+    else:  # Zuid: c 10 + d 0 + e 39 = 49; Noord: a 19 + b 16 = 35
+        assert out.index("Zuid") < out.index("Noord") and "49" in out and "35" in out
+    assert ("<svg" in out) is False and (out.startswith("<!DOCTYPE html>") if fmt == "html" else out.startswith("## "))
+
+
+def page_of(season, path, listing: str, fmt: str) -> str:
+    return ok(season, "standings", "--competition", path, listing, "--format", fmt).stdout

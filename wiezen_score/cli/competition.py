@@ -7,10 +7,19 @@ from typing import Any
 
 import click
 
+from ..core import dates as _dates
 from ..core.competition import Competition
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
-from ..views.competition import competition_doc, competition_html, competition_rows, competition_text
+from ..views.competition import (
+    competition_doc,
+    competition_html,
+    competition_rows,
+    competition_text,
+    listing_html,
+    listing_markdown,
+)
+from ..views.formats import column
 from .common import Output, _db
 
 
@@ -118,8 +127,13 @@ def _emit_teams(output: Output, c: Competition, name: str, ranking: list[dict[st
     rows = [[t["rank"], t["team"], decimal(t["score"]), ", ".join(f"{m['player']} {decimal(m['score'])}" for m in t["members"])]
             for t in ranked]
     csv_rows = [[t["rank"], t["team"], t["score"], " ".join(m["player"] for m in t["members"])] for t in ranked]
-    output.emit(["#", N_("team"), N_("score"), N_("members")], rows, {"competition": name, "teams": ranked},
-                csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows)
+    headers = ["#", N_("team"), N_("score"), N_("members")]
+    shown = [column(h) for h in headers]
+    heading = _("{competition}: the teams").format(competition=name)
+    output.emit(headers, rows, {"competition": name, "teams": ranked},
+                csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows,
+                markdown=lambda: listing_markdown(heading, shown, rows, names=(1, 3)),
+                html=lambda: listing_html(heading, shown, rows, "", _dates.today().isoformat()))
 
 
 def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None:
@@ -139,8 +153,15 @@ def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None
              *(cell(s, k) for s, k in zip(d["scores"], d["counted"], strict=False))] for d in grid["players"]]
     csv_rows = [[d["rank"] if d["rank"] is not None else "", d["player"], *("" if s is None else s for s in d["scores"]),
                  " ".join(n for n, k in zip(grid["nights"], d["counted"], strict=False) if k)] for d in grid["players"]]
-    output.emit(["#", N_("player"), *(day_text(n) for n in grid["nights"])], rows, {"competition": name, **grid},
-                csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows)
+    headers = ["#", N_("player"), *(day_text(n) for n in grid["nights"])]
+    shown = [column(h) for h in headers]
+    heading = _("{competition}: the nights").format(competition=name)
+    note = _("Each player's score each night; a night that does not count (outside his best N) in brackets, "
+             "- where he did not play.")
+    output.emit(headers, rows, {"competition": name, **grid},
+                csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows,
+                markdown=lambda: listing_markdown(heading, shown, rows),
+                html=lambda: listing_html(heading, shown, rows, note, _dates.today().isoformat()))
 
 
 # ------------------------------------------------------------------------------------------------- seating

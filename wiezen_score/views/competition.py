@@ -153,3 +153,20 @@ def competition_text(heading: str, ranking: list[dict[str, Any]], hon: dict[str,
     out.append("\n### " + _("How this competition ranks") + "\n" if md else "\n" + _("how it ranks:"))
     out.extend(("- " if md else "  ") + x for x in words)
     return "\n".join(out)
+
+
+def listing_markdown(heading: str, headers: list[str], rows: list[list[Any]], names: tuple[int, ...] = (1,)) -> str:
+    """A listing of the competition (the grid of nights, the teams) as a markdown heading and table; the columns
+    ``names`` hold names (escaped as markdown), the others figures."""
+    from .render import _md, table
+
+    cells = [[_md(c) if i in names else c for i, c in enumerate(r)] for r in rows]
+    return f"## {_md(heading)}\n\n" + table(cells, headers, tablefmt="pipe")
+
+
+def listing_html(heading: str, headers: list[str], rows: list[list[Any]], note: str, today: str) -> str:
+    """A listing of the competition (the grid of nights, the teams) as one self-contained page, without a chart."""
+    from .render import html_page
+
+    return html_page(heading, headers, rows, None,
+                     subtitle=(note + " " if note else "") + _("As of {date}.").format(date=today))

@@ -351,7 +351,7 @@ def html_page(
     title: str,
     headers: list[str],
     rows: list[list[Any]],
-    series: Mapping[str, Sequence[tuple[str, int | float | Fraction]]],
+    series: Mapping[str, Sequence[tuple[str, int | float | Fraction]]] | None,
     subtitle: str = "",
     chart_heading: str = "",  # default: "Points over the season"
     footer: str = "",
@@ -365,7 +365,7 @@ def html_page(
 
     ``series`` maps a player to ``(date label, cumulative points)`` pairs in order; ``counted`` (if given) maps a
     player to a flag per pair: whether that point counts (a filled dot) or not (a faded ring), which ``caption``
-    (under the chart) explains. Every piece of text is
+    (under the chart) explains; ``series`` None: a page without a chart. Every piece of text is
     HTML-escaped; there is no JavaScript and no external reference of any kind.
     """
     width = max([len(headers), *(len(r) for r in rows)])
@@ -407,12 +407,13 @@ def html_page(
             "</div>",
             *(part for heading, items in sections for part in (
                 f"<h2>{_esc(heading)}</h2>", "<ul>", *(f"<li>{_esc(x)}</li>" for x in items), "</ul>")),
-            f"<h2>{_esc(chart_heading)}</h2>",
-            "<figure>",
-            _chart(series, chart_title or _("{title}: cumulative points per player").format(title=title), counted,
-                   y_label),
-            *([f"<figcaption>{_esc(caption)}</figcaption>"] if caption else []),
-            "</figure>",
+            *(() if series is None else (
+                f"<h2>{_esc(chart_heading)}</h2>",
+                "<figure>",
+                _chart(series, chart_title or _("{title}: cumulative points per player").format(title=title), counted,
+                       y_label),
+                *([f"<figcaption>{_esc(caption)}</figcaption>"] if caption else []),
+                "</figure>")),
             ('<footer>' + str(_esc(footer) + ' ' if footer else '') + _esc(_('Made by wiezen.')) + '</footer>'),
             "</main>",
             "</body>",
