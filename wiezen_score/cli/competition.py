@@ -103,7 +103,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     if day:
         words = [_("One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
                    "rounds add up (best N and the minimums are for the season).").format(day=day), words[1],
-                 tiebreak_sentence(c)]
+                 tiebreak_sentence(c, night=True)]
     heading = title or (f"{name}, {day}" if day else name)
     unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
