@@ -20,7 +20,8 @@ from ..views.competition import (
     listing_markdown,
 )
 from ..views.formats import column
-from .common import Output, _db
+from .common import Output, SafePath, _db
+from .dutch import command
 
 
 def load_competition(path: str) -> Competition:
@@ -167,10 +168,10 @@ def _emit_grid(output: Output, name: str, ranking: list[dict[str, Any]]) -> None
 # ------------------------------------------------------------------------------------------------- seating
 
 
-@click.command()
+@command()
 @click.option("--players", metavar="A,B,...", help="The players to seat (for a later round: best first, "
               "unless --competition gives the standing).")
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--competition", "comp_path", metavar="FILE", type=SafePath(dir_okay=False, allow_dash=True),
               help="A competition file: its standing seats the later rounds (and gives the players when "
               "--players is left out).")
 @click.option("--round", "round_", type=click.IntRange(1, 99), metavar="N", help="The round to seat (1: drawn).")

@@ -13,9 +13,10 @@ from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
 from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, _db, _report, deal_text, echo
 from .completion import complete_deal, complete_player, complete_rules
+from .dutch import argument, command, group
 
 
-@click.group()
+@group()
 def session() -> None:
     """Start or end the evening's session.
 
@@ -149,8 +150,8 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
         _report(ctx, no, sc, led, recorded_in[0])
 
 
-@click.command(context_settings=DEAL_ARGS)
-@click.argument("deal", nargs=-1, required=True, shell_complete=complete_deal)
+@command(context_settings=DEAL_ARGS)
+@argument("deal", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel.")
 @click.pass_context
 def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
@@ -187,7 +188,7 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 
-@click.command("pass")
+@command("pass")
 @click.pass_context
 def pass_(ctx: click.Context) -> None:
     """Record a rondje pas: all four passed, no contract is played.
@@ -202,7 +203,7 @@ def pass_(ctx: click.Context) -> None:
     _record(ctx, EntryInput("pass"))
 
 
-@click.command()
+@command()
 @click.option("--reason", default="", help="e.g. carte blanche, misdeal.")
 @click.pass_context
 def redeal(ctx: click.Context, reason: str) -> None:
@@ -215,8 +216,8 @@ def redeal(ctx: click.Context, reason: str) -> None:
     _record(ctx, EntryInput("redeal", reason=reason))
 
 
-@click.command()
-@click.argument("player", shell_complete=complete_player)
+@command()
+@argument("player", shell_complete=complete_player)
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
 @click.option("--deal", "deal_no", type=ENTRY_NO, help="Link the penalty to recorded deal N (its players are paid).")
@@ -253,7 +254,7 @@ def _resealed(led: Any, s: Any) -> None:
                       2 if len(found) > 2 else 1).format(seal=found[-1].code, earlier=", ".join(x.code for x in earlier)))
 
 
-@click.command()
+@command()
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")
@@ -284,9 +285,9 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
         _resealed(led, s)
 
 
-@click.command(context_settings=DEAL_ARGS)
-@click.argument("no", type=ENTRY_NO)
-@click.argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
+@command(context_settings=DEAL_ARGS)
+@argument("no", type=ENTRY_NO)
+@argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")

@@ -29,12 +29,13 @@ from .common import (
     read_input,
     text_width,
 )
+from .dutch import argument, command, group
 
 REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay --full: all of it)
 REPLAY_TAIL = 10  # the rows the summary shows
 
 
-@click.command()
+@command()
 @output_options(("text", "json", "csv", "html"), default="text", json_help="JSON output (the same as --format json).",
                 format_help="text (default), json, csv (one row per entry: each player's points, empty where he "
                 "sat out or the entry is voided), or html: one self-contained page with a chart.")
@@ -90,8 +91,8 @@ def _each_table(output: Output, docs: list[tuple[int | None, dict[str, Any]]], l
                                           for t, d in docs))
 
 
-@click.command()
-@click.argument("no", type=ENTRY_NO)
+@command()
+@argument("no", type=ENTRY_NO)
 @click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
@@ -120,7 +121,7 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
     echo(render_explain(doc))
 
 
-@click.command()
+@command()
 @output_options()
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
@@ -160,8 +161,8 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
                 text=None if items else lambda: empty, csv_headers=csv_headers, csv_rows=csv_rows)
 
 
-@click.command()
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=SafePath(dir_okay=False, allow_dash=True))
+@command()
+@argument("files", metavar="FILE...", nargs=-1, required=True, type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the sheet as JSON (with several files: a list of sheets, in the order given).")
 @click.option("--keep-open", is_flag=True, help="Leave the session open, to go on recording with `wiezen deal`.")
@@ -252,7 +253,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
             echo(render_sheet(doc, width=text_width()))
 
 
-@click.group()
+@group()
 def db() -> None:
     """Where the ledger lives, and backups.
 
@@ -300,7 +301,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
 
 
 @db.command()
-@click.argument("file", type=SafePath(dir_okay=False))
+@argument("file", type=SafePath(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace FILE if it exists (never the ledger in use).")
 @click.pass_context
 def backup(ctx: click.Context, file: str, force: bool) -> None:
