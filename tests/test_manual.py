@@ -16,7 +16,6 @@ DUTCH = sorted(p.name for p in DOCS.glob("*.nl.md"))
 # (mkdocs-static-i18n's fallback_to_default). A page leaves this set when its docs/PAGE.nl.md is written.
 UNTRANSLATED = {
     "house-rules.md",
-    "competitions.md",
 }
 
 
