@@ -106,3 +106,11 @@ def test_the_grid_and_the_teams_in_markdown_and_html(season, tmp_path, listing, 
 
 def page_of(season, path, listing: str, fmt: str) -> str:
     return ok(season, "standings", "--competition", path, listing, "--format", fmt).stdout
+
+
+def test_the_page_lists_guests_apart_with_their_reason(season, tmp_path):
+    """As the text does: the table ranks, the unranked follow apart with why (e is a guest: 28, 3 evenings)."""
+    html = page(season, tmp_path, 'guests = ["e"]\n')
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert re.findall(r"<tr><td[^>]*>(\d+)</td><td>[^<]*</td><td>(\w)</td>", body) == [("1", "a"), ("2", "c"), ("3", "b"), ("4", "d")]
+    assert "<li>e: score 28, evenings 3 (a guest)</li>" in html.split("Listed apart, unranked", 1)[1]

@@ -105,14 +105,19 @@ def competition_html(heading: str, description: str, ranking: list[dict[str, Any
     some_left_out = not all(k for flags in counted.values() for k in flags)
     moves = any("movement" in d for d in ranking)
     hdr = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"),
-           _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb),
-           _("unranked")]
-    sections = [(_("How this competition ranks"), words)]
+           _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb)]
+    # the unranked (guests, players below a minimum) are listed apart, as the text does, with their reason
+    ranked = [d for d in ranking if d["rank"] is not None]
+    apart = [_("{player}: score {score}, {unit} {n} ({why})").format(player=d["player"], score=decimal(d["score"]),
+                                                                  n=d[unit], unit=_(unit), why=d["unranked"])
+             for d in ranking if d["rank"] is None]
+    sections = [(_("Listed apart, unranked"), apart)] if apart else []
+    sections.append((_("How this competition ranks"), words))
     if hon is not None:
         sections.append((_("Honours"), _honours_lines(hon)))
-    rows = [_row(d, unit, tb) for d in ranking]
+    rows = [_row(d, unit, tb)[:-1] for d in ranked]  # (the last cell, why unranked: empty for the ranked)
     if moves:
-        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranking, strict=False)]
+        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranked, strict=False)]
     return html_page(heading, hdr, rows, series,
                      subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
                      chart_heading=_("Score over the night") if day else _("Score over the season"),
