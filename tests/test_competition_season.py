@@ -139,6 +139,7 @@ def test_a_nights_page_names_its_tiebreak_rule(season, tmp_path):
     ("", ["--since", "2026-09-01"], ["--since does not go with --competition"]),
     ("", ["--night", "2026-09-26", "--teams"], ["--night ranks one night"]),
     ("", ["--until", "2026-09-12", "--after-night", "2"], ["not both"]),
+    ("", ["--after-night", "5"], ["--after-night 5", "has had 4 nights so far"]),
 ])
 def test_bad_requests_are_one_line(season, tmp_path, extra, args, words):
     before = dump(season)

@@ -60,10 +60,24 @@ def night(db) -> None:
         ok(db, "session", "end")
 
 
+def kampioenschap(db, nights: int) -> None:
+    """The first file's season so far: ``nights`` Fridays of one table tagged kampioenschap (--after-night N
+    needs N nights played)."""
+    import datetime
+
+    for i in range(nights):
+        day = datetime.date(2026, 9, 4) + datetime.timedelta(weeks=i)
+        ok(db, "session", "start", "--players", "an,bert,carla,dirk", "--tag", "kampioenschap", "--date", day.isoformat())
+        ok(db, "deal", "samen", "8", "an+bert", str(8 + i % 3))
+        ok(db, "session", "end")
+
+
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("line", COMMANDS)
 def test_every_command_runs(season, tmp_path, line, page):
     night(season)
+    if "--after-night" in line:
+        kampioenschap(season, int(line.split("--after-night")[1].split()[0]))
     (tmp_path / "kampioenschap.toml").write_text(files(page)[0], encoding="utf-8")
     (tmp_path / "gesves.toml").write_text(files(page)[1], encoding="utf-8")
     words = shlex.split(line)[1:]

@@ -10,7 +10,7 @@ import click
 from ..core import dates as _dates
 from ..core.competition import Competition
 from ..core.errors import WiezenError
-from ..core.i18n import N_, _
+from ..core.i18n import N_, _, ngettext
 from ..views.competition import (
     competition_doc,
     competition_html,
@@ -76,7 +76,12 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
         with ledger.open_ledger(db, readonly=True) as led:
             rows = led.table_rows(c, day)
             if after_night is not None:
-                shown = set(nights_of(rows)[:after_night])
+                held = nights_of(rows)
+                if after_night > len(held):  # (not the ranking of today, shown as if it were after night N)
+                    raise WiezenError(ngettext("--after-night {n}: competition '{name}' has had {count} night so far",
+                                               "--after-night {n}: competition '{name}' has had {count} nights so far",
+                                               len(held)).format(n=after_night, name=season.name, count=len(held)))
+                shown = set(held[:after_night])
                 rows = [r for r in rows if r.date in shown]
                 c = replace(c, until=max(shown, default=c.until))
             if with_honours:
