@@ -139,6 +139,7 @@ def test_a_nights_page_names_its_tiebreak_rule(season, tmp_path):
     ("", ["--since", "2026-09-01"], ["--since does not go with --competition"]),
     ("", ["--night", "2026-09-26", "--teams"], ["--night ranks one night"]),
     ("", ["--until", "2026-09-12", "--after-night", "2"], ["not both"]),
+    ("", ["--after-night", "5"], ["--after-night 5", "has had 4 nights so far"]),
 ])
 def test_bad_requests_are_one_line(season, tmp_path, extra, args, words):
     before = dump(season)
@@ -160,3 +161,22 @@ def test_bad_requests_are_one_line(season, tmp_path, extra, args, words):
 def test_bad_files_name_the_line(season, tmp_path, extra, words):
     msg = refused(season, "standings", "--competition", comp(tmp_path, extra))
     assert all(w in msg for w in words), msg
+
+
+def test_club_last_on_a_nights_ranking_counts_its_rounds_not_its_tables():
+    """On one night (per table), club-last:1 is the night's last round, every table of it: each player's score in
+    round 2 (it was the last session only, so the players at round 2's other table had 0)."""
+    rows = [TableRow(1, "2026-11-27", p, v, round=1, table=1) for p, v in zip("abcd", (5, 3, -3, -5), strict=True)]
+    rows += [TableRow(2, "2026-11-27", p, v, round=1, table=2) for p, v in zip("efgh", (4, 2, -2, -4), strict=True)]
+    rows += [TableRow(3, "2026-11-27", p, v, round=2, table=1) for p, v in zip("aebf", (7, 1, -1, -7), strict=True)]
+    rows += [TableRow(4, "2026-11-27", p, v, round=2, table=2) for p, v in zip("cgdh", (6, 2, -2, -6), strict=True)]
+    night = parse_competition('name = "x"\ntiebreak = ["club-last:1", "last:1"]\n')
+    got = {d["player"]: (d["tiebreak"]["club-last:1"], d["tiebreak"]["last:1"]) for d in rank(night, rows, "table")}
+    round2 = {"a": 7, "e": 1, "b": -1, "f": -7, "c": 6, "g": 2, "d": -2, "h": -6}
+    assert got == {p: (v, v) for p, v in round2.items()}
+
+
+def test_a_nights_page_says_its_last_rounds(season, tmp_path):
+    doc = run(season, comp(tmp_path, 'tiebreak = ["club-last:2", "last:1"]\n'), "--night", "2026-09-26")
+    assert any("the night's last 2 rounds (a round missed counts 0), then the total of his last round" in w
+               for w in doc["rules"]), doc["rules"]

@@ -1,5 +1,7 @@
 """docs/house-rules.md: every key the loader accepts is documented there, with the presets that use it, and
-its worked examples give what `wiezen calc` gives. The README links to it and to nothing outside the repository.
+its worked examples give what `wiezen calc` gives. Its Dutch twin docs/house-rules.nl.md documents every key
+alike, shows the same worked examples and the error as the tool says it in Dutch. The README links to the page
+and to nothing outside the repository.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from wiezen_score.core.rules import PRESETS, load_toml, parse_rules
 
 DOC = ROOT / "docs" / "house-rules.md"
 TEXT = DOC.read_text(encoding="utf-8")
+DUTCH = (ROOT / "docs" / "house-rules.nl.md").read_text(encoding="utf-8")
+# the words of a key's section, in English and in Dutch
+WORDS = {TEXT: ("Presets: ", "all five", ("Default", "Required"), "Example"),
+         DUTCH: ("Voorinstellingen: ", "alle vijf", ("Standaard", "Verplicht"), "Voorbeeld")}
 
 # the files the examples name: the same as a preset with the one line the page says changed
 FILES = {"optellen.toml": DATA / "rules-add.toml", **{name: DATA / "house-rules-doc" / name for name in (
@@ -29,16 +35,16 @@ FILES["gedeeld.toml"] = DATA / "rules-shared.toml"  # payment = "shared" (issue 
 FILES["strafcafe.toml"] = DATA / "rules-penalties.toml"  # [penalties] (issue 30)
 
 
-def _sections() -> dict[str, str]:
+def _sections(text: str = TEXT) -> dict[str, str]:
     """Each `### `key`` heading with the text under it (up to the next heading). A key that has a section
     already (`dealer` of `[redeal]`, `lost` of a miserie) is named by its part of the page: `redeal.dealer`,
-    `miserie.lost`."""
+    `miserie.lost` (the English and the Dutch page alike)."""
     out: dict[str, str] = {}
-    parts = re.split(r"^(#{2,3} .*)$", TEXT, flags=re.M)
+    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
     part = ""
     for head, body in zip(parts[1::2], parts[2::2], strict=False):
         if head.startswith("## "):
-            part = "redeal" if "[redeal]" in head else "miserie" if "Miserie contracts" in head else ""
+            part = "redeal" if "[redeal]" in head else "miserie" if head.startswith("## Miserie") else ""
         for key in re.findall(r"`([a-z_]+)`", head) if head.startswith("### ") else []:
             out[f"{part}.{key}" if key in out else key] = body
     return out
@@ -72,13 +78,16 @@ def test_the_loader_accepts_what_the_test_thinks():
     assert {"doublings", "all_tricks_times"} <= keys["trick"] and "over_troel" in keys["miserie"]
 
 
+@pytest.mark.parametrize("text", [TEXT, DUTCH], ids=["en", "nl"])
 @pytest.mark.parametrize("key", _all_keys())
-def test_every_key_has_a_section(key):
-    assert key in SECTIONS, f"docs/house-rules.md has no '### `{key}`' section"
-    body = SECTIONS[key]
-    assert re.search(r"^Presets: ", body, re.M), f"{key}: no 'Presets:' line"
-    assert "Default" in body or "Required" in body, f"{key}: no default given"
-    assert "Example" in body, f"{key}: no worked example"
+def test_every_key_has_a_section(key, text):
+    presets, _all, default, example = WORDS[text]
+    sections = _sections(text)
+    assert key in sections, f"the page has no '### `{key}`' section"
+    body = sections[key]
+    assert re.search(rf"^{presets}", body, re.M), f"{key}: no '{presets}' line"
+    assert any(w in body for w in default), f"{key}: no default given"
+    assert example in body, f"{key}: no worked example"
 
 
 def _presets_setting(key: str) -> set[str]:
@@ -97,16 +106,18 @@ def _presets_setting(key: str) -> set[str]:
     return out
 
 
+@pytest.mark.parametrize("text", [TEXT, DUTCH], ids=["en", "nl"])
 @pytest.mark.parametrize("key", _all_keys())
-def test_the_presets_named_are_those_that_use_the_key(key):
-    line = re.search(r"^Presets: (.*(?:\n(?!\n).*)*)", SECTIONS[key], re.M).group(1)
-    named = set(PRESETS) if line.startswith("all five") else {p for p in re.findall(r"`([a-z-]+)`", line) if p in PRESETS}
+def test_the_presets_named_are_those_that_use_the_key(key, text):
+    presets, all_five, _default, _example = WORDS[text]
+    line = re.search(rf"^{presets}(.*(?:\n(?!\n).*)*)", _sections(text)[key], re.M).group(1)
+    named = set(PRESETS) if line.startswith(all_five) else {p for p in re.findall(r"`([a-z-]+)`", line) if p in PRESETS}
     assert named == _presets_setting(key), f"{key}: the page names {sorted(named)}"
 
 
-def _examples() -> list[tuple[str, list[str], dict[str, Fraction]]]:
+def _examples(text: str = TEXT) -> list[tuple[str, list[str], dict[str, Fraction]]]:
     out = []
-    lines = TEXT.splitlines()
+    lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("$ wiezen calc "):
             args = shlex.split(line[len("$ wiezen calc "):])
@@ -123,6 +134,11 @@ EXAMPLES = _examples()
 
 def test_there_are_worked_examples():
     assert len(EXAMPLES) >= 25
+
+
+def test_the_dutch_page_shows_the_same_worked_examples():
+    """The Dutch page's `$ wiezen calc` lines and their points are the English page's, which run below."""
+    assert _examples(DUTCH) == EXAMPLES
 
 
 @pytest.mark.parametrize("line,args,want", EXAMPLES, ids=[e[0][len("$ wiezen calc "):] for e in EXAMPLES])
@@ -150,10 +166,21 @@ def test_the_example_files_are_one_line_from_their_preset():
     assert "optellen.toml` is the rupelstreek preset with one line changed, `doubling = \"add\"`" in TEXT
 
 
-def test_the_whole_file_example_is_valid_house_rules():
-    block = re.search(r"## A whole file\n.*?```toml\n(.*?)```", TEXT, re.S).group(1)
+@pytest.mark.parametrize("heading", ["## A whole file", "## Een heel bestand"])
+def test_the_whole_file_example_is_valid_house_rules(heading):
+    block = re.search(rf"{heading}\n.*?```toml\n(.*?)```", TEXT + DUTCH, re.S).group(1)
     r = parse_rules(block, "docs/house-rules.md")
     assert r.all_pass_double == "queue" and r.contract("troel").doublings == 1
+
+
+def test_the_dutch_error_shown_is_the_error_given(tmp_path):
+    m = re.search(r"^\$ wiezen --lang nl rules add cafe.toml\nFout: cafe.toml: (regel (\d+): .*)$", DUTCH, re.M)
+    text = preset_text("rupelstreek").replace('double = "once"', 'double = "twice"')
+    path = tmp_path / "cafe.toml"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["--lang", "nl", "--db", str(tmp_path / "w.db"), "rules", "add", str(path)])
+    assert r.exit_code == 1
+    assert r.stderr.strip() == f"Fout: {path}: {m.group(1)}"
 
 
 def test_the_error_shown_is_the_error_given(tmp_path):

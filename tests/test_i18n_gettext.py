@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from wiezen_score.cli import cli
+from wiezen_score.cli.dutch import Command
 from wiezen_score.cli.lang import apply
 from wiezen_score.core import i18n
 
@@ -60,7 +61,7 @@ def test_a_help_option_made_in_dutch_is_english_in_english(english_after):
     """click makes a command's --help option the first time the command runs, with its help text in the language of
     that moment, and keeps it: shown in English afterwards, it says the msgid."""
 
-    @click.command()
+    @click.command(cls=Command)
     def hello() -> None:
         """Say hello."""
 
@@ -69,3 +70,28 @@ def test_a_help_option_made_in_dutch_is_english_in_english(english_after):
     apply("en")
     shown = CliRunner().invoke(hello, ["--help"], env=NEUTRAL).stdout
     assert "Show this message and exit." in shown and "Toon" not in shown
+
+
+def _click_classes() -> dict[tuple[str, str], object]:
+    """Every function and attribute of click's classes, as they are."""
+    classes = [v for v in vars(click).values() if isinstance(v, type) and v.__module__.startswith("click")]
+    return {(c.__qualname__, k): v for c in classes for k, v in vars(c).items()}
+
+
+def test_dutch_patches_nothing_of_click(english_after, tmp_path):
+    """Our help in Dutch comes from our own subclasses (cli/dutch.py): speaking Dutch changes no method or attribute
+    of click's classes, and a plain click command (not ours) is left as written."""
+    before = _click_classes()
+
+    @click.command()
+    @click.argument("name")
+    @click.option("--file", type=click.Path(dir_okay=False), help="Where it goes.")
+    def plain(name: str, file: str | None) -> None:
+        """Say hello."""
+
+    r = CliRunner().invoke(cli, ["--lang", "nl", "--db", str(tmp_path / "w.db"), "import", "--help"], env=NEUTRAL)
+    assert "import [OPTIES] BESTAND" in r.stdout
+    apply("nl")
+    shown = CliRunner().invoke(plain, ["--help"], env=NEUTRAL).stdout  # click's own words in Dutch, ours not
+    assert "Say hello." in shown and "Where it goes." in shown and "NAME" in shown and "Opties:" in shown
+    assert _click_classes() == before

@@ -85,3 +85,21 @@ def test_the_dutch_help_has_no_english_left(path):
     assert english_left(english), f"nothing of the catalogue found in the English help of {path}"
     assert dutch.startswith("Gebruik: wiezen") and "Opties:" in dutch
     assert english_left(dutch) == [], dutch
+
+
+def test_every_command_argument_and_path_is_one_of_ours():
+    """Our help is said in Dutch by cli/dutch.py's subclasses: a command made with a plain @click.command (or an
+    argument, a path) would keep its English."""
+    from wiezen_score.cli.dutch import Argument, Command, Group, Path
+
+    def walk(cmd, parent):
+        ctx = click.Context(cmd, info_name=cmd.name, parent=parent)
+        assert isinstance(cmd, (Command, Group)), cmd.name
+        for param in cmd.params:
+            assert not isinstance(param, click.Argument) or isinstance(param, Argument), (cmd.name, param.name)
+            assert not isinstance(param.type, click.Path) or isinstance(param.type, Path), (cmd.name, param.name)
+        if isinstance(cmd, click.Group):
+            for name in (sorted(COMMANDS) if cmd is cli else cmd.list_commands(ctx)):
+                walk(cmd.get_command(ctx, name), ctx)
+
+    walk(cli, None)

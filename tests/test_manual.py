@@ -12,12 +12,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"
 ENGLISH = sorted(p.name for p in DOCS.glob("*.md") if not p.name.endswith(".nl.md"))
 DUTCH = sorted(p.name for p in DOCS.glob("*.nl.md"))
-# Pages whose Dutch translation is still to be written: the site shows the English page in their place
-# (mkdocs-static-i18n's fallback_to_default). A page leaves this set when its docs/PAGE.nl.md is written.
-UNTRANSLATED = {
-    "house-rules.md",
-    "competitions.md",
-}
+# Pages whose Dutch translation is still to be written (none now): the site would show the English page in their
+# place (mkdocs-static-i18n's fallback_to_default). A page leaves this set when its docs/PAGE.nl.md is written.
+UNTRANSLATED: set[str] = set()
 
 
 def test_readme_is_a_front_door():

@@ -18,6 +18,7 @@ from .. import __version__
 from ..core import i18n
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _
+from .dutch import Group
 from .lang import BAD_LANG_ERROR, LANG_HELP, apply, pick
 
 # name -> (module, attribute, one-line help shown by `wiezen --help`)
@@ -50,7 +51,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class WiezenGroup(click.Group):
+class WiezenGroup(Group):
     """A group that loads its sub-commands on demand and turns domain errors into one Error: line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -18,6 +18,7 @@ from ..views.calc import _doc
 from ..views.render import table
 from .common import DEAL_ARGS, deal_text, echo, echo_json, rules_from_spec
 from .completion import complete_deal, complete_rules
+from .dutch import argument, command
 
 
 def _defaults(ctx: click.Context) -> tuple[list[str] | None, str | None]:
@@ -55,8 +56,8 @@ def score_line(line: str, rules: HouseRules, names: list[str], multiplier: int, 
     return d.text, s
 
 
-@click.command(context_settings=DEAL_ARGS)
-@click.argument("deal", nargs=-1, shell_complete=complete_deal)
+@command(context_settings=DEAL_ARGS)
+@argument("deal", nargs=-1, shell_complete=complete_deal)
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", shell_complete=complete_rules, help="House rules: a preset, added rules, or a .toml file. "
               "Default: the open session's, else whisthub.")
 @click.option("--players", metavar="A,B,C,D", help="The four players, comma-separated. Default: the four who play the "

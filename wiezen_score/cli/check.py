@@ -7,9 +7,10 @@ import click
 from ..core.errors import WiezenError
 from ..core.i18n import N_, _, ngettext
 from .common import _db, echo
+from .dutch import command
 
 
-@click.command()
+@command()
 @click.option("--json", "as_json", is_flag=True, help="One JSON document: {ok, ledger, sessions, entries, problems}.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Report only this session's problems (and those of the whole ledger).")

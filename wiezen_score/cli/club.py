@@ -24,6 +24,7 @@ from .common import (
     output_options,
     pick_sessions,
 )
+from .dutch import argument, command
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -49,14 +50,14 @@ def _range(since: str | None, until: str | None) -> tuple[str | None, str | None
 # ------------------------------------------------------------------------------------------------ standings
 
 
-@click.command()
+@command()
 @output_options(FORMATS, default="table",
                 format_help="table (default, with a trend sparkline), csv (safe for spreadsheets), json, markdown, "
                 "or html (one self-contained page with a chart).")
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
 @click.option("--title", help="Title of the html page (default: 'Standings' and the period).")
-@click.option("--competition", "competition", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--competition", "competition", metavar="FILE", type=SafePath(dir_okay=False, allow_dash=True),
               help="Rank as this competition file says (which sessions, best N evenings, minimums, points or "
               "placement, tie-breaks); see docs/competitions.md.")
 @click.option("--night", metavar="DATE", help="With --competition: one night's ranking across its tables and rounds.")
@@ -133,7 +134,7 @@ def standings(ctx: click.Context, since: str | None, until: str | None, output: 
 # ---------------------------------------------------------------------------------------------- export/import
 
 
-@click.command()
+@command()
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Last date to include (same forms as --since).")
 @click.option("--session", "session_id", type=SESSION_ID, help="Export only this session.")
@@ -198,8 +199,8 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
     echo(ngettext("exported {n} session to {file}", "exported {n} sessions to {file}", n).format(n=n, file=output), err=True)
 
 
-@click.command("import")
-@click.argument("file", type=SafePath(dir_okay=False, allow_dash=True))
+@command("import")
+@argument("file", type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--dry-run", is_flag=True, help="Check and report what would be added; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
 @click.pass_context
@@ -284,7 +285,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
 # ---------------------------------------------------------------------------------------------------- settle
 
 
-@click.command()
+@command()
 @click.option("--session", "session_id", type=SessionRef(), help=EVENING_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--cents", type=click.IntRange(min=0), metavar="N",

@@ -17,6 +17,7 @@ from ..service.rules import looks_like_path as looks_like_path
 from ..service.rules import read_input as read_input
 from ..service.rules import read_text_file as read_text_file
 from ..service.rules import rules_from_spec as rules_from_spec
+from .dutch import Path
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -111,8 +112,9 @@ def new_ledger_note(path: str) -> None:
     click.echo(_("new ledger: {path}").format(path=safe(os.path.abspath(path))), err=True)
 
 
-class SafePath(click.Path):
-    """click.Path that refuses a NUL byte in the name with one line (os.stat would raise ValueError)."""
+class SafePath(Path):
+    """A path (named in the current language: cli/dutch.py) that refuses a NUL byte in the name with one line
+    (os.stat would raise ValueError)."""
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None, ctx: click.Context | None
                 ) -> str | bytes | os.PathLike[str]:
@@ -120,7 +122,7 @@ class SafePath(click.Path):
             from ..views.safe import safe
 
             self.fail(_("'{name}' is not a file name: it holds a NUL byte").format(name=safe(value)), param, ctx)
-        return super().convert(value, param, ctx)  # in Dutch, click's name for it ("bestand") too: cli/dutch.py
+        return super().convert(value, param, ctx)  # type: ignore[no-any-return]  # (click types it Any)
 
 
 

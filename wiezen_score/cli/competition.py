@@ -7,11 +7,21 @@ from typing import TYPE_CHECKING, TypedDict
 
 import click
 
+from ..core import dates as _dates
 from ..core.competition import Competition
 from ..core.errors import WiezenError
-from ..core.i18n import N_, _
-from ..views.competition import competition_doc, competition_html, competition_rows, competition_text
-from .common import Output, _db
+from ..core.i18n import N_, _, ngettext
+from ..views.competition import (
+    competition_doc,
+    competition_html,
+    competition_rows,
+    competition_text,
+    listing_html,
+    listing_markdown,
+)
+from ..views.formats import column
+from .common import Output, SafePath, _db
+from .dutch import command
 
 if TYPE_CHECKING:
     from ..core.documents import SeatedTable
@@ -72,7 +82,12 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
         with ledger.open_ledger(db, readonly=True) as led:
             rows = led.table_rows(c, day)
             if after_night is not None:
-                shown = set(nights_of(rows)[:after_night])
+                held = nights_of(rows)
+                if after_night > len(held):  # (not the ranking of today, shown as if it were after night N)
+                    raise WiezenError(ngettext("--after-night {n}: competition '{name}' has had {count} night so far",
+                                               "--after-night {n}: competition '{name}' has had {count} nights so far",
+                                               len(held)).format(n=after_night, name=season.name, count=len(held)))
+                shown = set(held[:after_night])
                 rows = [r for r in rows if r.date in shown]
                 c = replace(c, until=max(shown, default=c.until))
             if with_honours:
@@ -100,7 +115,7 @@ def competition_standings(ctx: click.Context, path: str, output: Output, title: 
     if day:
         words = [_("One night: {day}, ranked across its tables; each round (table) is scored as below, and the "
                    "rounds add up (best N and the minimums are for the season).").format(day=day), words[1],
-                 tiebreak_sentence(c)]
+                 tiebreak_sentence(c, night=True)]
     heading = title or (f"{name}, {day}" if day else name)
     unit: Unit = N_("rounds") if day else N_("evenings")
     tb = list(c.tiebreak)
@@ -124,8 +139,13 @@ def _emit_teams(output: Output, c: Competition, name: str, ranking: list[Ranked]
     rows = [[t["rank"], t["team"], decimal(t["score"]), ", ".join(f"{m['player']} {decimal(m['score'])}" for m in t["members"])]
             for t in ranked]
     csv_rows = [[t["rank"], t["team"], t["score"], " ".join(m["player"] for m in t["members"])] for t in ranked]
-    output.emit(["#", N_("team"), N_("score"), N_("members")], rows, {"competition": name, "teams": ranked},
-                csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows)
+    headers = ["#", N_("team"), N_("score"), N_("members")]
+    shown = [column(h) for h in headers]
+    heading = _("{competition}: the teams").format(competition=name)
+    output.emit(headers, rows, {"competition": name, "teams": ranked},
+                csv_headers=["rank", "team", "score", "members"], csv_rows=csv_rows,
+                markdown=lambda: listing_markdown(heading, shown, rows, names=(1, 3)),
+                html=lambda: listing_html(heading, shown, rows, "", _dates.today().isoformat()))
 
 
 def _emit_grid(output: Output, name: str, ranking: list[Ranked]) -> None:
@@ -145,8 +165,15 @@ def _emit_grid(output: Output, name: str, ranking: list[Ranked]) -> None:
              *(cell(s, k) for s, k in zip(d["scores"], d["counted"], strict=False))] for d in grid["players"]]
     csv_rows = [[d["rank"] if d["rank"] is not None else "", d["player"], *("" if s is None else s for s in d["scores"]),
                  " ".join(n for n, k in zip(grid["nights"], d["counted"], strict=False) if k)] for d in grid["players"]]
-    output.emit(["#", N_("player"), *(day_text(n) for n in grid["nights"])], rows, {"competition": name, **grid},
-                csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows)
+    headers = ["#", N_("player"), *(day_text(n) for n in grid["nights"])]
+    shown = [column(h) for h in headers]
+    heading = _("{competition}: the nights").format(competition=name)
+    note = _("Each player's score each night; a night that does not count (outside his best N) in brackets, "
+             "- where he did not play.")
+    output.emit(headers, rows, {"competition": name, **grid},
+                csv_headers=["rank", "player", *grid["nights"], "counted"], csv_rows=csv_rows,
+                markdown=lambda: listing_markdown(heading, shown, rows),
+                html=lambda: listing_html(heading, shown, rows, note, _dates.today().isoformat()))
 
 
 # ------------------------------------------------------------------------------------------------- seating
@@ -164,10 +191,11 @@ class SeatingDoc(TypedDict, total=False):
     seed: int
     by: str
 
-@click.command()
+
+@command()
 @click.option("--players", metavar="A,B,...", help="The players to seat (for a later round: best first, "
               "unless --competition gives the standing).")
-@click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--competition", "comp_path", metavar="FILE", type=SafePath(dir_okay=False, allow_dash=True),
               help="A competition file: its standing seats the later rounds (and gives the players when "
               "--players is left out).")
 @click.option("--round", "round_", type=click.IntRange(1, 99), metavar="N", help="The round to seat (1: drawn).")

@@ -6,9 +6,10 @@ import click
 
 from ..core.i18n import N_, _
 from .common import DATE_HELP, Output, _db, output_options
+from .dutch import command
 
 
-@click.command()
+@command()
 @output_options()
 @click.option("--player", "players", metavar="PLAYER", multiple=True,
               help="Only the deals this player played as a taker (bidder, partner or on miserie); "

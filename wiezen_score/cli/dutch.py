@@ -1,4 +1,4 @@
-"""Click in Dutch: every help text and metavar of ours translated when shown.
+"""Click in Dutch: our commands, groups, arguments and paths, whose help texts and metavars are shown translated.
 
 click's own messages are gettext msgids that click looks up in the process's default text domain: speaking
 Dutch binds that domain to our catalogue (core/i18n.py), so nothing of click's is rebound for them. Our help
@@ -7,49 +7,27 @@ per process, and a process may speak both languages (a test suite does). So they
 (they are the msgids) and are translated when they are shown, paragraph by paragraph (a ``\\b`` paragraph
 keeps its mark), so that ``tools/i18n.py`` can extract exactly the strings that are looked up here.
 
-Imported only when Dutch is chosen (cli/lang.py apply()).
+They are shown translated the way click is made to be extended: every command of ours is a :class:`Command` or
+a :class:`Group` (``cls=``; a group's ``command_class`` and ``group_class`` make its sub-commands so), every
+argument an :class:`Argument` and every path a :class:`Path`, whose methods say the texts in the current language
+(core/i18n's ``_`` is the identity in English). Nothing of click is patched.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar
+
+import click
 
 from ..core import i18n
 
-if TYPE_CHECKING:
-    import click
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: click's help texts made when an option is (decorators.py): ``--help`` is made when a command first runs
 #: and kept, so in the language of that moment; shown, they are taken back to the msgid first
 CLICK_OPTION_HELPS = ("Show this message and exit.", "Show the version and exit.", "Confirm the action without prompting.")
-
-_taught = False
-
-
-def teach_click() -> None:
-    """Translate help texts and metavars when they are shown (click's own messages need nothing: core/i18n.py).
-
-    Done once per process, and only when Dutch is chosen; afterwards it follows the current language
-    (core/i18n's ``_`` is the identity in English), so switching back costs nothing either.
-    """
-    global _taught
-    if _taught:
-        return
-    _taught = True
-    import click
-
-    _swap(click.Command, "format_help_text", ("help",))
-    _swap(click.Command, "get_short_help_str", ("short_help", "help"))
-    _swap(click.Command, "format_epilog", ("epilog",))
-    _swap(click.Option, "get_help_record", ("help",), clean=False,
-          msgids={i18n._(m): m for m in CLICK_OPTION_HELPS})
-    for cls in (click.Parameter, click.Argument):
-        if "make_metavar" in vars(cls):
-            _metavar(cls)
-    _usage(click.Command)
-    _path_names(click.Path)
 
 
 def translate_help(text: str) -> str:
@@ -95,82 +73,127 @@ def translate_metavar(metavar: str) -> str:
     return METAVAR_WORD.sub(lambda m: i18n._(m.group()), metavar)
 
 
-def _swap(cls: type, method: str, attrs: tuple[str, ...], clean: bool = True,
-          msgids: dict[str, str] | None = None) -> None:
-    """Wrap ``cls.method`` so that it runs with the translated texts in ``attrs`` (put back afterwards).
-
-    ``clean``: the texts are cleaned first as click shows them (a command's help is kept as written; an
-    option's help is cleaned when the option is made). ``msgids``: texts that click made in Dutch, each with
-    its msgid (shown in English as the msgid)."""
-    original: Callable[..., object] = getattr(cls, method)
-
-    def wrapper(self: object, *args: object, **kwargs: object) -> object:
-        saved = {a: getattr(self, a, None) for a in attrs}
-        if not i18n.dutch() and not (msgids and any(v in msgids for v in saved.values() if isinstance(v, str))):
-            return original(self, *args, **kwargs)
-        try:
-            for a, value in saved.items():
-                if isinstance(value, str) and value:
-                    text = msgids.get(value, value) if msgids else value
-                    setattr(self, a, translate_help((command_help(text) or "") if clean else text))
-            return original(self, *args, **kwargs)
-        finally:
-            for a, value in saved.items():
-                setattr(self, a, value)
-
-    wrapper.__wrapped__ = original  # type: ignore[attr-defined]
-    setattr(cls, method, wrapper)
+def _option_help(record: tuple[str, str], param: click.Parameter) -> tuple[str, str]:
+    """An option's help record (``--since DATE``, its help and click's extras) with its metavar and its help text
+    in the current language; a help text click made in Dutch (CLICK_OPTION_HELPS) is its msgid first."""
+    names, shown = record
+    written = getattr(param, "help", None)
+    if isinstance(written, str) and written and shown.startswith(written):
+        msgid = i18n.msgid_of(written, CLICK_OPTION_HELPS)
+        shown = translate_help(msgid) + shown[len(written):]
+    return translate_metavar(names), shown
 
 
-def _metavar(cls: type) -> None:
-    original: Callable[..., str] = vars(cls)["make_metavar"]
+def _first_sentence(text: str, limit: int) -> str:
+    """A command's short help in a group's list, as click makes it from the help: the first sentence of the
+    first paragraph (a period ends it unless a lower-case word follows), shortened at a word with "..."."""
+    words = text.partition("\n\n")[0].split()
+    words = words[1:] if words[:1] == ["\b"] else words
+    for i, word in enumerate(words):
+        if word.endswith(".") and (i == len(words) - 1 or not words[i + 1][0].islower()):
+            words = words[: i + 1]
+            break
+    short = " ".join(words)
+    if len(short) <= limit:
+        return short
+    import textwrap
 
-    def make_metavar(self: object, *args: object, **kwargs: object) -> str:
-        return translate_metavar(original(self, *args, **kwargs))
-
-    make_metavar.__wrapped__ = original  # type: ignore[attr-defined]
-    setattr(cls, "make_metavar", make_metavar)  # noqa: B010 (a method set on a class mypy knows as type)
-
-
-def _usage(cls: type) -> None:
-    """``[OPTIONS]`` and ``COMMAND [ARGS]...`` of the usage line (click keeps them as plain strings)."""
-    import click
-
-    for klass in (cls, click.Group):
-        if "collect_usage_pieces" not in vars(klass):
-            continue
-        original: Callable[..., list[str]] = vars(klass)["collect_usage_pieces"]
-
-        def collect_usage_pieces(self: click.Command, ctx: click.Context, _original: Callable[..., list[str]] = original) -> list[str]:
-            pieces = _original(self, ctx)
-            if not i18n.dutch():
-                return pieces
-            fixed = {self.options_metavar, getattr(self, "subcommand_metavar", None)}
-            return [i18n._(p) if p in fixed else p for p in pieces]
-
-        collect_usage_pieces.__wrapped__ = original  # type: ignore[attr-defined]
-        setattr(klass, "collect_usage_pieces", collect_usage_pieces)  # noqa: B010 (a method set on a class mypy knows as type)
+    return textwrap.shorten(short, max(limit, 3), placeholder="...", break_on_hyphens=False)
 
 
-def _path_names(cls: type) -> None:
-    """click.Path names itself ("file", "directory", "path") when it is made, in the language of that moment,
-    and a command's Path is made once (when its module is first imported): keep the English name, the msgid,
-    and say it in the current language only while a value is converted (its errors name it)."""
-    english = {i18n._(w): w for w in ("file", "directory", "path")}
-    init: Callable[..., None] = vars(cls)["__init__"]
-    convert: Callable[..., object] = vars(cls)["convert"]
+class _Translated(click.Command):
+    """What our commands and groups share: their help, short help, epilog, options and usage line said in the
+    current language when shown (the texts stay as written: they are the msgids)."""
 
-    def __init__(self: click.Path, *args: object, **kwargs: object) -> None:
-        init(self, *args, **kwargs)
-        self.name = english.get(self.name, self.name)
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        text = translate_help(command_help(self.help) or "")
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(text)
 
-    def converting(self: click.Path, *args: object, **kwargs: object) -> object:
-        name = self.name
-        self.name = i18n._(name)
-        try:
-            return convert(self, *args, **kwargs)
-        finally:
-            self.name = name
+    def get_short_help_str(self, limit: int = 45) -> str:
+        if not i18n.dutch():
+            return super().get_short_help_str(limit)
+        if self.short_help:
+            return translate_help(command_help(self.short_help) or "").strip()
+        return _first_sentence(translate_help(command_help(self.help) or ""), limit)
 
-    setattr(cls, "__init__", __init__)  # noqa: B010 (a method set on a class mypy knows as type)
-    setattr(cls, "convert", converting)  # noqa: B010 (a method set on a class mypy knows as type)
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        epilog = translate_help(command_help(self.epilog) or "")
+        if epilog:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(epilog)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        records = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None and not isinstance(param, click.Argument):  # (arguments: in the usage line)
+                records.append(_option_help(record, param))
+        if records:
+            with formatter.section(i18n._("Options")):
+                formatter.write_dl(records)
+        if isinstance(self, click.Group):
+            self.format_commands(ctx, formatter)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        """``[OPTIONS]`` and ``COMMAND [ARGS]...`` of the usage line (the arguments say their own metavars)."""
+        pieces = super().collect_usage_pieces(ctx)
+        if not i18n.dutch():
+            return pieces
+        fixed = {self.options_metavar, getattr(self, "subcommand_metavar", None)}
+        return [i18n._(p) if p in fixed else p for p in pieces]
+
+
+class Command(_Translated):
+    """A command of ours (``@click.command(cls=Command)``, or made by one of our groups)."""
+
+
+class Group(_Translated, click.Group):
+    """A group of ours: its sub-commands are :class:`Command` and its sub-groups :class:`Group`."""
+
+    command_class = Command
+    group_class = type  # a sub-group is of the group's own class
+
+
+class Argument(click.Argument):
+    """An argument whose metavar (``FILE``, ``NAME``) is said in the current language: in the usage line, the
+    help and click's errors (``Missing argument 'BESTAND'``)."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        return translate_metavar(super().make_metavar(ctx))
+
+
+class Path(click.Path):
+    """click.Path that names itself ("file", "directory", "path") in the current language. click names a path
+    when it is made, in the language of that moment, and a command's path is made once (when its module is first
+    imported): the English name (the msgid) is kept, and said in the language of the moment it is shown."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        english = {i18n._(w): w for w in ("file", "directory", "path")}
+        self._msgid = english.get(self.name, self.name)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        self.name = i18n._(self._msgid)  # (our own instance: its errors name it in the language of the moment)
+        return super().convert(value, param, ctx)
+
+
+def command(name: str | None = None, **attrs: Any) -> Callable[[Callable[..., Any]], Command]:
+    """``@click.command`` making a :class:`Command`."""
+    return click.command(name, cls=Command, **attrs)
+
+
+def group(name: str | None = None, **attrs: Any) -> Callable[[Callable[..., Any]], Group]:
+    """``@click.group`` making a :class:`Group`."""
+    return click.group(name, cls=Group, **attrs)
+
+
+def argument(*param_decls: str, **attrs: Any) -> Callable[[F], F]:
+    """``@click.argument`` making an :class:`Argument`."""
+    return click.argument(*param_decls, cls=Argument, **attrs)
+
+
+__all__ = ["Argument", "Command", "Group", "Path", "argument", "command", "group", "translate_help"]

@@ -70,7 +70,3 @@ def apply(lang: str) -> None:
     """Speak ``lang`` from now on; in Dutch, click speaks it too (its messages through gettext's default text
     domain, set by core/i18n; our help texts through cli/dutch.py)."""
     i18n.set_language(lang)
-    if lang != "en":
-        from .dutch import teach_click  # only in Dutch: English imports nothing more
-
-        teach_click()

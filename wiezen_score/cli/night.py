@@ -8,7 +8,8 @@ import click
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
-from .common import DATE_HELP, _db, echo, echo_json
+from .common import DATE_HELP, SafePath, _db, echo, echo_json
+from .dutch import group
 
 if TYPE_CHECKING:
     from ..core.competition import Competition
@@ -16,12 +17,12 @@ if TYPE_CHECKING:
     from ..ledger.nights import Night
 
 #: the options several night commands share
-COMPETITION = click.option("--competition", "comp_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+COMPETITION = click.option("--competition", "comp_path", metavar="FILE", type=SafePath(dir_okay=False, allow_dash=True),
                            help="The competition file whose score and tie-breaks rank the night (default: the points).")
 FORCE = click.option("--force", is_flag=True, help="End the round even when a table has no deal or owes a doubled deal.")
 
 
-@click.group()
+@group()
 def night() -> None:
     """A club night: several tables at once, seated by lot in round 1 and by the night's standing after that.
 

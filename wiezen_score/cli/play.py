@@ -31,6 +31,7 @@ from ..core.sessionfile import canonical_line  # noqa: F401 (the prompt's words:
 from ..service.table import YES_WORDS, Answer, SessionIsOpen, SheetView
 from ..service.table import Table as ServiceTable
 from .common import COUNT, SafePath, _db, echo
+from .dutch import command
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
@@ -254,7 +255,7 @@ def default_history() -> str:
     return os.path.join(platformdirs.user_data_dir("wiezen", appauthor=False), "play_history")
 
 
-@click.command()
+@command()
 @click.option("--last", default=6, show_default=True, type=COUNT,
               help="How many rows of the sheet to show after each entry.")
 @click.option("--history", "history", type=SafePath(dir_okay=False), metavar="FILE",

@@ -13,6 +13,7 @@ from ..core.i18n import N_, _
 from ..views.precedent import _CSV_HEADERS, _csv_rows, _entry_line, _penalty_ruling, _source, highlight
 from .common import COUNT, DATE_HELP, ENTRY_NO, PRECEDENT_ID, SESSION_ID, Output, _db, echo, echo_json, echo_line, output_options
 from .completion import complete_player
+from .dutch import argument, group
 
 if TYPE_CHECKING:
     from ..core.session import EntryInput, Scored
@@ -36,7 +37,7 @@ def _when(text: str | None) -> str | None:
     return parse_when(text, dates.today()).isoformat() if text is not None else None
 
 
-@click.group()
+@group()
 def precedent() -> None:
     """The precedents log: rulings the table made, to settle next week's argument with last week's.
 
@@ -51,7 +52,7 @@ def precedent() -> None:
 
 
 @precedent.command()
-@click.argument("title", nargs=-1)
+@argument("title", nargs=-1)
 @click.option("--ruling", help="What was decided (required).")
 @click.option("--session", "session_id", type=SESSION_ID, help="The session it arose from.")
 @click.option("--deal", "entry_no", type=ENTRY_NO, metavar="N",
@@ -134,7 +135,7 @@ def list_(ctx: click.Context, since: str | None, until: str | None, tag: str | N
 
 
 @precedent.command(context_settings={"ignore_unknown_options": True})
-@click.argument("query", nargs=-1)
+@argument("query", nargs=-1)
 @output_options(formats=("text", "csv", "json"), default="text", json_help=_ITEM_JSON)
 @click.option("--limit", type=COUNT, default=20, show_default=True, help="At most N results.")
 @click.pass_context
@@ -185,7 +186,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, output: Outpu
 
 
 @precedent.command()
-@click.argument("pid", metavar="ID", type=PRECEDENT_ID)
+@argument("pid", metavar="ID", type=PRECEDENT_ID)
 @click.option("--json", "as_json", is_flag=True, help="JSON: the item plus players, history and the entry.")
 @click.pass_context
 def show(ctx: click.Context, pid: int, as_json: bool) -> None:
@@ -259,7 +260,7 @@ def show(ctx: click.Context, pid: int, as_json: bool) -> None:
 
 
 @precedent.command()
-@click.argument("pid", metavar="ID", type=PRECEDENT_ID)
+@argument("pid", metavar="ID", type=PRECEDENT_ID)
 @click.option("--title", help="The new title.")
 @click.option("--ruling", help="The new ruling.")
 @click.option("--tag", "tags", multiple=True, help="The new tags (replace the old ones; repeat or use commas).")

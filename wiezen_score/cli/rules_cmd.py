@@ -8,9 +8,10 @@ from ..core.i18n import N_, _
 from ..core.rules import PRESETS, parse_rules, summary
 from .common import Output, SafePath, echo, echo_json, output_options, read_input, rules_from_spec
 from .completion import complete_rules
+from .dutch import argument, group
 
 
-@click.group()
+@group()
 def rules() -> None:
     """List, show, compare and add house rules.
 
@@ -56,7 +57,7 @@ def list_(ctx: click.Context, output: Output) -> None:
 
 
 @rules.command()
-@click.argument("name", shell_complete=complete_rules)
+@argument("name", shell_complete=complete_rules)
 @click.option("--json", "as_json", is_flag=True, help="The house rules as JSON instead of TOML.")
 @click.pass_context
 def show(ctx: click.Context, name: str, as_json: bool) -> None:
@@ -83,8 +84,8 @@ def show(ctx: click.Context, name: str, as_json: bool) -> None:
 
 
 @rules.command()
-@click.argument("old", shell_complete=complete_rules)
-@click.argument("new", shell_complete=complete_rules)
+@argument("old", shell_complete=complete_rules)
+@argument("new", shell_complete=complete_rules)
 @click.option("--json", "as_json", is_flag=True, help="JSON output: a list of the differences.")
 @click.pass_context
 def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
@@ -116,7 +117,7 @@ def diff(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
 
 
 @rules.command()
-@click.argument("file", type=SafePath(dir_okay=False, allow_dash=True))
+@argument("file", type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--reason", help="Why the house rules change (kept with the automatic precedent).")
 @click.pass_context
 def add(ctx: click.Context, file: str, reason: str | None) -> None:

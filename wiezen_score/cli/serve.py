@@ -13,6 +13,7 @@ import click
 
 from ..core.i18n import _
 from .common import SESSION_HELP, SessionRef, _db
+from .dutch import command
 
 __all__ = ["print_qr", "serve"]
 
@@ -34,7 +35,7 @@ def print_qr(text: str) -> None:
         click.echo(_("  (no QR code: this terminal cannot show one)"))
 
 
-@click.command()
+@command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on: 0.0.0.0 lets the phones on the café's network in.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),

@@ -13,12 +13,13 @@ from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
 from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, _db, _report, deal_text, echo
 from .completion import complete_deal, complete_player, complete_rules
+from .dutch import argument, command, group
 
 if TYPE_CHECKING:
     from ..ledger import Ledger, SessionInfo
 
 
-@click.group()
+@group()
 def session() -> None:
     """Start or end the evening's session (or void one started by mistake).
 
@@ -145,7 +146,7 @@ def end(ctx: click.Context, as_json: bool) -> None:
 
 
 @session.command()
-@click.argument("session_id", metavar="ID", type=click.IntRange(min=1))
+@argument("session_id", metavar="ID", type=click.IntRange(min=1))
 @click.option("--reason", required=True, metavar="TEXT", help="Why the session counts nowhere (kept with it).")
 @click.option("--force", is_flag=True, help="Void an open session too: it is ended (and sealed) first.")
 @click.pass_context
@@ -172,7 +173,7 @@ def void(ctx: click.Context, session_id: int, reason: str, force: bool) -> None:
 
 
 @session.command()
-@click.argument("player", shell_complete=complete_player)
+@argument("player", shell_complete=complete_player)
 @click.option("--after", "after", metavar="P", default="", shell_complete=complete_player,
               help="Seat him after player P (default: at the end of the seat order).")
 @click.option("--reason", default="", help="Why, if it needs saying (kept with the entry).")
@@ -193,7 +194,7 @@ def join(ctx: click.Context, player: str, after: str, reason: str) -> None:
 
 
 @session.command()
-@click.argument("player", shell_complete=complete_player)
+@argument("player", shell_complete=complete_player)
 @click.option("--reason", default="", help="Why, if it needs saying (kept with the entry).")
 @click.pass_context
 def leave(ctx: click.Context, player: str, reason: str) -> None:
@@ -219,8 +220,8 @@ def _record(ctx: click.Context, e: EntryInput) -> None:
         _report(ctx, no, sc, led, recorded_in[0])
 
 
-@click.command(context_settings=DEAL_ARGS)
-@click.argument("deal", nargs=-1, required=True, shell_complete=complete_deal)
+@command(context_settings=DEAL_ARGS)
+@argument("deal", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--over-troel", is_flag=True, help="Open miserie bid over a troel.")
 @click.pass_context
 def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
@@ -258,7 +259,7 @@ def deal(ctx: click.Context, deal: tuple[str, ...], over_troel: bool) -> None:
     _record(ctx, EntryInput("deal", text=text, over_troel=over_troel))
 
 
-@click.command("pass")
+@command("pass")
 @click.pass_context
 def pass_(ctx: click.Context) -> None:
     """Record a rondje pas: all four passed, no contract is played.
@@ -273,7 +274,7 @@ def pass_(ctx: click.Context) -> None:
     _record(ctx, EntryInput("pass"))
 
 
-@click.command()
+@command()
 @click.option("--reason", default="", help="e.g. carte blanche, misdeal.")
 @click.pass_context
 def redeal(ctx: click.Context, reason: str) -> None:
@@ -287,9 +288,9 @@ def redeal(ctx: click.Context, reason: str) -> None:
     _record(ctx, EntryInput("redeal", reason=reason))
 
 
-@click.command()
-@click.argument("player", shell_complete=complete_player)
-@click.argument("kind", required=False)
+@command()
+@argument("player", shell_complete=complete_player)
+@argument("kind", required=False)
 @click.option("--reason", default="", help="What happened, e.g. renonce in troef.")
 @click.option("--round", "round_", is_flag=True, help="Een rondje geven: the offender buys a round instead of points.")
 @click.option("--deal", "deal_no", type=ENTRY_NO, help="Link the penalty to recorded deal N (its players are paid).")
@@ -330,7 +331,7 @@ def _resealed(led: Ledger, s: SessionInfo) -> None:
                       2 if len(found) > 2 else 1).format(seal=found[-1].code, earlier=", ".join(x.code for x in earlier)))
 
 
-@click.command()
+@command()
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")
@@ -361,9 +362,9 @@ def undo(ctx: click.Context, reason: str, session_id: int | None) -> None:
         _resealed(led, s)
 
 
-@click.command(context_settings=DEAL_ARGS)
-@click.argument("no", type=ENTRY_NO)
-@click.argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
+@command(context_settings=DEAL_ARGS)
+@argument("no", type=ENTRY_NO)
+@argument("entry", nargs=-1, required=True, shell_complete=complete_deal)
 @click.option("--reason", default="", help="Why (kept in the history); required for an ended session.")
 @click.option("--session", "session_id", type=click.IntRange(min=1, max=2**62), metavar="ID",
               help="Correct this session, also one that has ended (default: the open one).")

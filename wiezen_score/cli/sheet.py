@@ -31,6 +31,7 @@ from .common import (
     read_input,
     text_width,
 )
+from .dutch import argument, command, group
 
 if TYPE_CHECKING:
     from ..core.documents import SheetDoc
@@ -41,7 +42,7 @@ REPLAY_ROWS = 50  # a replayed sheet longer than this prints a summary (replay -
 REPLAY_TAIL = 10  # the rows the summary shows
 
 
-@click.command()
+@command()
 @output_options(("text", "json", "csv", "html"), default="text", json_help="JSON output (the same as --format json).",
                 format_help="text (default), json, csv (one row per entry: each player's points, empty where he "
                 "sat out or the entry is voided), or html: one self-contained page with a chart.")
@@ -133,8 +134,8 @@ def _each_session(output: Output, docs: list[SheetDoc], last: int | None) -> Non
                 docs, html=page, text=text)
 
 
-@click.command()
-@click.argument("no", type=ENTRY_NO)
+@command()
+@argument("no", type=ENTRY_NO)
 @click.option("--session", "session_id", type=SessionRef(), help=SESSION_HELP)
 @click.option("--date", "date_", metavar="DATE", help=DATE_PICK_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
@@ -163,7 +164,7 @@ def explain(ctx: click.Context, no: int, session_id: int | str | None, date_: st
     echo(render_explain(doc))
 
 
-@click.command()
+@command()
 @output_options()
 @click.option("--since", metavar="DATE", help="First date to include: " + DATE_HELP)
 @click.option("--until", metavar="DATE", help="Same forms as --since.")
@@ -209,8 +210,8 @@ def sessions(ctx: click.Context, since: str | None, until: str | None, output: O
                 text=None if items else lambda: empty, csv_headers=csv_headers, csv_rows=csv_rows)
 
 
-@click.command()
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=SafePath(dir_okay=False, allow_dash=True))
+@command()
+@argument("files", metavar="FILE...", nargs=-1, required=True, type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the sheet as JSON (with several files: a list of sheets, in the order given).")
 @click.option("--keep-open", is_flag=True, help="Leave the session open, to go on recording with `wiezen deal`.")
@@ -302,7 +303,7 @@ def replay(ctx: click.Context, files: tuple[str, ...], as_json: bool, keep_open:
             echo(render_sheet(doc, width=text_width()))
 
 
-@click.group()
+@group()
 def db() -> None:
     """Where the ledger lives, and backups.
 
@@ -350,7 +351,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
 
 
 @db.command()
-@click.argument("file", type=SafePath(dir_okay=False))
+@argument("file", type=SafePath(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace FILE if it exists (never the ledger in use).")
 @click.pass_context
 def backup(ctx: click.Context, file: str, force: bool) -> None:

@@ -308,9 +308,15 @@ def _nth(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def tiebreak_words(t: str) -> str:
-    """One tie-break in words."""
+def tiebreak_words(t: str, night: bool = False) -> str:
+    """One tie-break in words (``night``: on one night's ranking, where last:K and club-last:K count rounds)."""
     m = re.fullmatch(r"(club-)?last:(\d+)", t)
+    if m and night:
+        k = int(m.group(2))
+        if m.group(1):
+            return (_("the total of the night's last round (a round missed counts 0)") if k == 1 else
+                    _("the total of the night's last {n} rounds (a round missed counts 0)").format(n=k))
+        return _("the total of his last round") if k == 1 else _("the total of his last {n} rounds").format(n=k)
     if m and m.group(1):
         k = int(m.group(2))
         return (_("the total of the club's last night (a night missed counts 0)") if k == 1 else
@@ -321,11 +327,11 @@ def tiebreak_words(t: str) -> str:
     return _(TIEBREAKS[t])
 
 
-def tiebreak_sentence(c: Competition) -> str:
+def tiebreak_sentence(c: Competition, night: bool = False) -> str:
     """How equal scores are decided, as one sentence (the standings page and a night's page say it)."""
     if c.tiebreak:
         return _("Equal scores are decided by {tiebreaks}; players equal on all of these share the place.").format(
-            tiebreaks=_(", then ").join(tiebreak_words(t) for t in c.tiebreak))
+            tiebreaks=_(", then ").join(tiebreak_words(t, night) for t in c.tiebreak))
     return _("Players on equal scores share the place.")
 
 

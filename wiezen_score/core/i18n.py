@@ -21,7 +21,7 @@ back the previous domain and ``$LANGUAGE``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -121,6 +121,14 @@ def _translations() -> GNUTranslations:
 
 def _mo_path() -> str:
     return os.path.join(LOCALE_DIR, "nl", "LC_MESSAGES", f"{DOMAIN}.mo")
+
+
+def msgid_of(text: str, msgids: Iterable[str]) -> str:
+    """The msgid among ``msgids`` whose Dutch is ``text`` (a text made while Dutch was spoken, and kept), else
+    ``text`` itself; nothing is loaded unless Dutch was spoken in this process."""
+    if _catalog is None:
+        return text
+    return next((m for m in msgids if _catalog.gettext(m) == text), text)
 
 
 def _(message: str) -> str:

@@ -242,9 +242,8 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
             p.made += r.made
             p.taken += r.taken
             p.opponents.update(n for n in names if n != r.player)
-    # the club's nights (or the night's rounds), in order: for club-last:K
-    club_keys = [k for k, _o in sorted({u.key: u.order for p in players.values() for u in p.units.values()}.items(),
-                                       key=lambda ko: ko[1])]
+    # the club's nights (or the night's rounds: all its tables of one round are one), in order: for club-last:K
+    club_keys = sorted({u.order[:2] for p in players.values() for u in p.units.values()})
     guests = {g.casefold() for g in c.guests}
     ranked: list[tuple[tuple[int, ...], Ranked]] = []
     unranked: list[Ranked] = []
@@ -260,7 +259,7 @@ def rank(c: Competition, rows: Iterable[TableRow], per: str = "evening",
         for t in c.tiebreak:
             if t.startswith("club-last:"):
                 last = set(club_keys[-int(t[10:]):])
-                v = sum(u.score for u in units if u.key in last)
+                v = sum(u.score for u in units if u.order[:2] in last)
             elif t.startswith("last:"):
                 k = int(t[5:])
                 v = sum(u.score for u in units[-k:])

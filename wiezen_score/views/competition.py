@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from ..core.dates import date_text
@@ -105,29 +106,45 @@ def _row(d: Ranked, unit: Unit, tb: list[str]) -> list[object]:
 
 def competition_html(heading: str, description: str, ranking: list[Ranked], hon: Honours | None,
                      words: list[str], unit: Unit, tb: list[str], day: str | None, today: str) -> str:
-    """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours."""
+    """The ranking as one self-contained HTML page: the table, the chart, the rules in words, the honours.
+
+    The chart plots what the table counts: each player's score adding up over the evenings that count (his best
+    N, filled dots); an evening that does not count is a faded ring where his line stays level, so that each line
+    ends on the score in the table."""
     from .render import html_page
 
     series: dict[str, list[tuple[str, int | float]]] = {}
+    counted: dict[str, list[bool]] = {}
     for d in ranking:
         total = 0.0
         for s in d["scores"]:
-            total += s["score"]
+            total += s["score"] if s["counted"] else 0
             series.setdefault(d["player"], []).append((s["round"] if day else s["evening"], round(total, 2)))
+            counted.setdefault(d["player"], []).append(bool(s["counted"]))
+    some_left_out = not all(k for flags in counted.values() for k in flags)
     moves = any("movement" in d for d in ranking)
     hdr = ["#", *((_("move"),) if moves else ()), _("player"), _("score"), _(unit), _("counted"),
-           _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb),
-           _("unranked")]
-    sections = [(_("How this competition ranks"), words)]
+           _("tables"), _("wins"), _("points"), _("opponents"), *(_("tiebreak {name}").format(name=t) for t in tb)]
+    # the unranked (guests, players below a minimum) are listed apart, as the text does, with their reason
+    ranked = [d for d in ranking if d["rank"] is not None]
+    apart = [_("{player}: score {score}, {unit} {n} ({why})").format(player=d["player"], score=decimal(d["score"]),
+                                                                  n=d[unit], unit=_(unit), why=d["unranked"])
+             for d in ranking if d["rank"] is None]
+    sections = [(_("Listed apart, unranked"), apart)] if apart else []
+    sections.append((_("How this competition ranks"), words))
     if hon is not None:
         sections.append((_("Honours"), _honours_lines(hon)))
-    rows = [_row(d, unit, tb) for d in ranking]
+    rows = [_row(d, unit, tb)[:-1] for d in ranked]  # (the last cell, why unranked: empty for the ranked)
     if moves:
-        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranking, strict=False)]
+        rows = [[r[0], movement(d), *r[1:]] for r, d in zip(rows, ranked, strict=False)]
     return html_page(heading, hdr, rows, series,
                      subtitle=(description + " " if description else "") + _("As of {date}.").format(date=today),
                      chart_heading=_("Score over the night") if day else _("Score over the season"),
-                     sections=sections)  # fmt: skip
+                     sections=sections, counted=counted, y_label=_("score"),
+                     chart_title=_("{title}: each player's score as it adds up").format(title=heading),
+                     caption=_("Each line adds up what the table counts and ends on the player's score. A filled dot "
+                               "is an evening that counts; a faded ring is one that does not (outside his best "
+                               "evenings), where his line stays level.") if some_left_out else "")  # fmt: skip
 
 
 def competition_text(heading: str, ranking: list[Ranked], hon: Honours | None, words: list[str],
@@ -160,3 +177,20 @@ def competition_text(heading: str, ranking: list[Ranked], hon: Honours | None, w
     out.append("\n### " + _("How this competition ranks") + "\n" if md else "\n" + _("how it ranks:"))
     out.extend(("- " if md else "  ") + x for x in words)
     return "\n".join(out)
+
+
+def listing_markdown(heading: str, headers: list[str], rows: Sequence[Sequence[object]], names: tuple[int, ...] = (1,)) -> str:
+    """A listing of the competition (the grid of nights, the teams) as a markdown heading and table; the columns
+    ``names`` hold names (escaped as markdown), the others figures."""
+    from .render import _md, table
+
+    cells = [[_md(str(c)) if i in names else c for i, c in enumerate(r)] for r in rows]
+    return f"## {_md(heading)}\n\n" + table(cells, headers, tablefmt="pipe")
+
+
+def listing_html(heading: str, headers: list[str], rows: Sequence[Sequence[object]], note: str, today: str) -> str:
+    """A listing of the competition (the grid of nights, the teams) as one self-contained page, without a chart."""
+    from .render import html_page
+
+    return html_page(heading, headers, [list(r) for r in rows], None,
+                     subtitle=(note + " " if note else "") + _("As of {date}.").format(date=today))

@@ -140,6 +140,7 @@ td.num, th.num { text-align: right; }
 td.neg { color: #b3261e; }
 td.pos { color: #1b6e3a; }
 figure { margin: 0; }
+figcaption { color: #666; font-size: .9rem; margin-top: .4rem; }
 svg { display: block; width: 100%; height: auto; }
 svg text { font-family: inherit; }
 footer { margin-top: 1.5rem; color: #888; font-size: .8rem; }
@@ -238,7 +239,10 @@ def _x_labels(series: Series) -> list[str]:
     return labels
 
 
-def _chart(series: Series, title: str) -> str:
+def _chart(series: Series, title: str,
+           counted: Mapping[str, Sequence[bool]] | None = None, y_label: str = "") -> str:
+    """The SVG line chart: one line per player; with ``counted`` (a flag per point), the points that count are
+    filled dots (class ``counted``) and the others faded rings (class ``faded``)."""
     W, H = 900, max(420, 24 + 22 * len(series) + 40)
     left, right, top, bottom = 64, 200, 24, 64  # room for y labels, legend, x labels
     pw, ph = W - left - right, H - top - bottom
@@ -281,7 +285,7 @@ def _chart(series: Series, title: str) -> str:
     # axes
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#555555" stroke-width="1"/>')
     out.append(
-        '<text x="16" y="' + _f(top + ph / 2) + '" transform="rotate(-90 16 ' + _f(top + ph / 2) + ')" text-anchor="middle" font-size="12" fill="#555555">' + _esc(_("points")) + '</text>'
+        '<text x="16" y="' + _f(top + ph / 2) + '" transform="rotate(-90 16 ' + _f(top + ph / 2) + ')" text-anchor="middle" font-size="12" fill="#555555">' + _esc(y_label or _("points")) + '</text>'
     )
     # x labels: as many as fit, evenly spaced, counted back from the latest
     if labels:
@@ -303,20 +307,29 @@ def _chart(series: Series, title: str) -> str:
         colour = _COLOURS[n % len(_COLOURS)]
         dash = _DASHES[(n // len(_COLOURS)) % len(_DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        flags = counted.get(player) if counted is not None else None
         coords = [
-            (X(index[str(label)]), Y(float(v)), str(label), v) for label, v in pts if float(v) == float(v)
+            (X(index[str(label)]), Y(float(v)), str(label), v, None if flags is None else flags[k])
+            for k, (label, v) in enumerate(pts) if float(v) == float(v)
         ]
         out.append(f'<g class="series"><title>{_esc(player)}</title>')
         if len(coords) > 1:
-            path = " ".join(f"{_f(x)},{_f(y)}" for x, y, _a, _b in coords)
+            path = " ".join(f"{_f(x)},{_f(y)}" for x, y, *_rest in coords)
             out.append(
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
                 f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
             )
-        for cx, cy, label, pv in coords:
+        for cx, cy, label, pv, counts in coords:
+            if counts is None:
+                dot = f'r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1"'
+            elif counts:
+                dot = f'class="counted" r="4.5" fill="{colour}" stroke="#ffffff" stroke-width="1"'
+            else:  # an evening that does not count: a faded ring, the line flat across it
+                dot = f'class="faded" r="3.5" fill="#ffffff" stroke="{colour}" stroke-width="1.5" opacity="0.4"'
+            note = "" if counts is None else " (" + (_("counts") if counts else _("does not count")) + ")"
             out.append(
-                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
-                f"<title>{_esc(player)}, {_esc(label)}: {_esc(decimal(pv))}</title></circle>"
+                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" {dot}>'
+                f"<title>{_esc(player)}, {_esc(_day(label))}: {_esc(decimal(pv))}{_esc(note)}</title></circle>"
             )
         out.append("</g>")
         # legend entry: sample line, name and last value
@@ -340,15 +353,21 @@ def html_page(
     title: str,
     headers: list[str],
     rows: list[list[Any]],
-    series: Series,
+    series: Series | None,
     subtitle: str = "",
     chart_heading: str = "",  # default: "Points over the season"
     footer: str = "",
     sections: Sequence[tuple[str, Sequence[str]]] = (),
+    counted: Mapping[str, Sequence[bool]] | None = None,
+    chart_title: str = "",  # default: "{title}: cumulative points per player"
+    y_label: str = "",  # default: "points"
+    caption: str = "",
 ) -> str:
     """One self-contained HTML5 page: the table and an SVG line chart of each player's cumulative points.
 
-    ``series`` maps a player to ``(date label, cumulative points)`` pairs in order. Every piece of text is
+    ``series`` maps a player to ``(date label, cumulative points)`` pairs in order; ``counted`` (if given) maps a
+    player to a flag per pair: whether that point counts (a filled dot) or not (a faded ring), which ``caption``
+    (under the chart) explains; ``series`` None: a page without a chart. Every piece of text is
     HTML-escaped; there is no JavaScript and no external reference of any kind.
     """
     width = max([len(headers), *(len(r) for r in rows)])
@@ -390,10 +409,13 @@ def html_page(
             "</div>",
             *(part for heading, items in sections for part in (
                 f"<h2>{_esc(heading)}</h2>", "<ul>", *(f"<li>{_esc(x)}</li>" for x in items), "</ul>")),
-            f"<h2>{_esc(chart_heading)}</h2>",
-            "<figure>",
-            _chart(series, _("{title}: cumulative points per player").format(title=title)),
-            "</figure>",
+            *(() if series is None else (
+                f"<h2>{_esc(chart_heading)}</h2>",
+                "<figure>",
+                _chart(series, chart_title or _("{title}: cumulative points per player").format(title=title), counted,
+                       y_label),
+                *([f"<figcaption>{_esc(caption)}</figcaption>"] if caption else []),
+                "</figure>")),
             ('<footer>' + str(_esc(footer) + ' ' if footer else '') + _esc(_('Made by wiezen.')) + '</footer>'),
             "</main>",
             "</body>",
