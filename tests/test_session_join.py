@@ -165,3 +165,25 @@ def test_the_phone_seats_and_unseats_as_the_prompt_does(tmp_path):
         assert answer["ok"], (line, answer)
     assert sheet(second) == sheet(first)
     assert sheet(second)["seating"] == ["jan", "piet", "kris", "mieke"]
+
+
+def test_a_longer_players_line_says_how_to_seat_the_newcomer(tmp_path):
+    db = tmp_path / "w.db"
+    r = wz(db, "--lang", "nl", "play", input="spelers jan piet mieke lotte\nspelers jan piet mieke lotte kris\nquit\n")
+    assert "om te veranderen wie aan deze tafel zit, typ 'kris schuift aan' (join kris)" in r.output
+    assert [e["kind"] for e in sheet(db)["entries"]] == []  # nothing written, the session still open
+    assert json.loads(ok(db, "sessions", "--json").stdout)[0]["open"] is True
+
+
+def test_a_void_table_of_a_night_plays_on_in_the_next_round(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "night", "start", "--players", "an,bert,carla,dirk,eva,frans,greet,hans", "--seed", "7")
+    first = {t["table"]: t["players"] for t in json.loads(ok(db, "night", "show", "--json").stdout)["tables"]}
+    for table, players in first.items():
+        ok(db, "deal", "alleen", "5", players[1], "6", "--table", str(table))
+    ok(db, "session", "void", "1", "--reason", "wrong table", "--force")
+    r = wz(db, "night", "next")
+    assert r.exit_code == 0, r.output
+    seated = {p for t in json.loads(ok(db, "night", "show", "--json").stdout)["tables"] for p in t["players"]}
+    assert seated == {"an", "bert", "carla", "dirk", "eva", "frans", "greet", "hans"}
+    assert "seated last" in r.output and all(p in r.output for p in first[1])

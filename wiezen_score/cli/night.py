@@ -134,7 +134,16 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     c = _load(comp_path)
     with ledger.open_ledger(_db(ctx)) as led:
         night_, current, why = _round_to_end(led, force)
-        players = [p for s in current for p in s.players]
+        players = [p for s in current for p in s.at_table]
+        # a table of this round taken out of every count (`session void --force`): its players still play on
+        # (not ranked for it: seated after the others)
+        from ..ledger.nights import night_sessions
+        from ..ledger.voids import voided
+
+        void = voided(led)
+        this_round = max(s.round or 0 for s in current)
+        players += [p for s in night_sessions(led, night_) if s.id in void and s.round == this_round
+                    for p in s.at_table if p not in players]
         standing = night_standing(led, c, night_, players)
         seating = next_seating(standing)
         rnd = max(s.round or 0 for s in current) + 1  # (a night's sessions all have their round)

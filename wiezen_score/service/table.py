@@ -12,6 +12,7 @@ end): the same line again with ``confirm=True`` and the question's ``expect`` do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -62,6 +63,22 @@ Without an open session:
   tag NAME (a competition's sessions)   round N table T (a night with several tables)
   then: players jan piet mieke lotte [dealer NAME]""")
 
+
+
+def _seat_hint(s: SessionInfo, typed: Sequence[str]) -> None:
+    """A `players` line while a session is open that names the players at the table and more (or fewer): say how
+    to seat or unseat them at this table (`kris schuift aan`, `piet stopt`) instead of ending the evening."""
+    from ..core.names import name_key
+
+    here = {name_key(p): p for p in s.at_table}
+    wanted = {name_key(p): p for p in typed}
+    new = [p for k, p in wanted.items() if k not in here]
+    gone = [p for k, p in here.items() if k not in wanted]
+    if (new or gone) and len(new) + len(gone) < len(here):  # the same table, give or take a few
+        how = [_("'{player} schuift aan' (join {player})").format(player=p) for p in new]
+        how += [_("'{player} stopt' (leave {player})").format(player=p) for p in gone]
+        raise WiezenError(_("session {id} is open ({players}): to change who sits at this table, type {how}; "
+                            "the sheet goes on").format(id=s.id, players=", ".join(s.at_table), how=_(" and ").join(how)))
 
 class SessionIsOpen(WiezenError):
     """A header line (players, rules, session ...) while a session is open: it belongs to the next session."""
@@ -262,6 +279,8 @@ class Table:
         from .rules import rules_from_spec
 
         nxt = self.upcoming
+        if s is not None and item.key == "players":
+            _seat_hint(s, item.players)  # a fifth player came: he joins this table, the evening goes on
         if s is not None:
             raise SessionIsOpen(_("session {id} is open ({players}): '{key}' lines come before a session starts; type "
                                   "'end' to close this one first").format(id=s.id, players=", ".join(s.players), key=item.key))
