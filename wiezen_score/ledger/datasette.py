@@ -88,6 +88,19 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
             "columns": {"token": "The link's secret", "table_no": "Table (0: none)", "made_at": "Made (UTC)",
                         "replaced_at": "Replaced by `serve --new-links` (UTC)"},
         },
+        "player_facts": {
+            "description": "What the club said about its players (`wiezen players rename|merge|split`), in "
+            "recorded order; the names recorded at the tables never change.",
+            "columns": {"id": "Fact id", "uid": "Stable unique id (export/import)", "action": "rename, merge or split",
+                        "name": "Old name; merge, split: who stays",
+                        "other": "New name; merge: his too; split: leaves",
+                        "date": "Said on", "created_at": "Recorded (UTC)"},
+        },
+        "people": {
+            "description": "Each recorded player's person (kept from player_facts): the standings count a person once.",
+            "columns": {"player_id": "Player as recorded", "person_id": "Person (his lowest player id)",
+                        "name": "The name the person goes by"},
+        },
         "seals": {
             "description": "A session's seals: one when it ended, one more after each later correction "
             "(`wiezen check --seal CODE`).",

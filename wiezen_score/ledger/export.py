@@ -220,7 +220,17 @@ def export_doc(
     doc["sessions"] = [_session_doc(conn, r) for r in rows]
     if _has_precedents(conn):
         doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], session_id, since, until)
+    _add_player_facts(conn, doc)
     return doc
+
+
+def _add_player_facts(conn: sqlite3.Connection, doc: dict[str, Any]) -> None:
+    """The facts about players (rename, merge, split: ledger/people.py), all of them, when there are any."""
+    from .people import facts
+
+    found = facts(conn)
+    if found:
+        doc["player_facts"] = found
 
 
 def write_export(
@@ -254,6 +264,10 @@ def write_export(
     out.write("\n ]" if rows else "]")
     if _has_precedents(conn):
         out.write(',\n "precedents": ' + dump(_export_precedents(conn, [r[1] for r in rows], session_id, since, until), " "))
+    tail: dict[str, Any] = {}
+    _add_player_facts(conn, tail)
+    for k, v in tail.items():
+        out.write(f',\n {json.dumps(k)}: ' + dump(v, " "))
     out.write("\n}\n")
     return len(rows)
 
@@ -351,6 +365,7 @@ def import_source(path: str) -> Iterator[tuple[dict[str, Any], str]]:
         doc["sessions"] = (_session_doc(conn, r) for r in rows)
         if _has_precedents(conn):
             doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], None, None, None)
+        _add_player_facts(conn, doc)
         yield doc, "ledger"
     except sqlite3.Error as e:
         raise db_error(e, path) from None

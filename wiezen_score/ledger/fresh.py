@@ -5,7 +5,7 @@ they differ. Do not edit by hand.
 """
 
 # fmt: off
-MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables', 'm012_scorer_links')
+MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables', 'm012_scorer_links', 'm013_players')
 
 STATEMENTS = (
     'CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)',
@@ -80,4 +80,10 @@ STATEMENTS = (
     'CREATE UNIQUE INDEX one_open_session_per_table ON sessions(coalesce(table_no, 0)) WHERE ended_at IS NULL',
     'CREATE TABLE scorer_links (token TEXT PRIMARY KEY, table_no INTEGER NOT NULL CHECK (table_no >= 0), made_at TEXT NOT NULL, replaced_at TEXT)',
     'CREATE UNIQUE INDEX scorer_links_current ON scorer_links(table_no) WHERE replaced_at IS NULL',
+    "CREATE TABLE player_facts (           -- what the club said about its players, in recorded order (append-only)\n    id INTEGER PRIMARY KEY,\n    uid TEXT NOT NULL UNIQUE,\n    action TEXT NOT NULL CHECK (action IN ('rename', 'merge', 'split')),\n    name TEXT NOT NULL,               -- rename: the old name; merge and split: the person who stays\n    other TEXT NOT NULL,              -- rename: the new name; merge: the name that is his too; split: who leaves\n    date TEXT NOT NULL,               -- the day it was said\n    created_at TEXT NOT NULL\n)",
+    "CREATE TABLE people (                 -- a cache: each recorded player's person, from player_facts (ledger/people.py)\n    player_id INTEGER PRIMARY KEY REFERENCES players(id),\n    person_id INTEGER NOT NULL,       -- the lowest player id of the person\n    name TEXT NOT NULL                -- the name the person goes by\n)",
+    'CREATE INDEX people_person ON people(person_id)',
+    'CREATE TRIGGER people_new_player AFTER INSERT ON players\nBEGIN\n    INSERT INTO people (player_id, person_id, name) VALUES (NEW.id,\n        coalesce((SELECT person_id FROM people WHERE name = NEW.name ORDER BY person_id LIMIT 1), NEW.id),\n        coalesce((SELECT name FROM people WHERE name = NEW.name ORDER BY person_id LIMIT 1), NEW.name));\nEND',
+    "CREATE TRIGGER player_facts_no_update BEFORE UPDATE ON player_facts\nBEGIN SELECT RAISE(ABORT, 'player_facts are append-only: a rename or merge is undone by another fact'); END",
+    "CREATE TRIGGER player_facts_no_delete BEFORE DELETE ON player_facts\nBEGIN SELECT RAISE(ABORT, 'player_facts are append-only: nothing is ever deleted'); END",
 )

@@ -79,8 +79,23 @@ def validate_header(doc: Any) -> None:
         _need(isinstance(sessions, (list, Iterator)), _("the file"), lambda: _('"sessions" must be a list'))
         precs = doc.get("precedents")
         _need(precs is None or isinstance(precs, list), _("the file"), lambda: _('"precedents" must be a list'))
+        _check_player_facts(doc.get("player_facts"))
     except _Bad as bad:
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
+
+
+def _check_player_facts(found: Any) -> None:
+    """The facts about players (rename, merge, split) of an export: a list of objects of texts."""
+    from ..core.people import ACTIONS
+
+    _need(found is None or isinstance(found, list), _("the file"), lambda: _('"player_facts" must be a list'))
+    for i, f in enumerate(found or []):
+        where = f"player_facts[{i}]"
+        _need(isinstance(f, dict), where, lambda: _("must be an object"))
+        for k in ("uid", "action", "name", "other", "date", "created_at"):
+            if not (isinstance(f.get(k), str) and f[k].strip() != "" and len(f[k]) <= 200):
+                raise _bad(where, _('"{key}" must be a non-empty text').format(key=k))
+        _need(f["action"] in ACTIONS, where, lambda: _('"action" must be one of {actions}').format(actions=", ".join(ACTIONS)))
 
 
 _ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))

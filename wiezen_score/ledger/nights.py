@@ -101,6 +101,8 @@ def standing(led: Ledger, c: Competition | None, night: Night, players: Sequence
     from ..core.night import night_standing
 
     scope = Scope(name=night.name or "night", tags=(night.tag,) if night.tag else ())
+    person = led.person_names()  # a merged player is one person: ranked and seated under the name he goes by
+    players = list(dict.fromkeys(person.get(p.casefold(), p) for p in players))
     rows = [r for r in led.table_rows(scope, night.date) if r.round is not None]
     return night_standing(c, rows, players)
 
