@@ -96,6 +96,11 @@ def datasette_metadata(db_name: str) -> dict[str, Any]:
                         "other": "New name; merge: his too; split: leaves",
                         "date": "Said on", "created_at": "Recorded (UTC)"},
         },
+        "night_rounds": {
+            "description": "How many rounds a club night was started with (`wiezen night start --rounds N`).",
+            "columns": {"date": "The night's date", "name": "The night's name", "tag": "Its competition",
+                        "rounds": "Rounds", "created_at": "Said at (UTC)"},
+        },
         "people": {
             "description": "Each recorded player's person (kept from player_facts): the standings count a person once.",
             "columns": {"player_id": "Player as recorded", "person_id": "Person (his lowest player id)",

@@ -5,7 +5,7 @@ they differ. Do not edit by hand.
 """
 
 # fmt: off
-MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables', 'm012_scorer_links', 'm013_players')
+MIGRATIONS = ('m001_initial', 'm002_precedents', 'm003_club_views', 'm004_session_totals', 'm005_no_replace', 'm006_chain', 'm007_evening_length', 'm008_rulings_view', 'm009_competitions', 'm010_rounds_index', 'm011_tables', 'm012_scorer_links', 'm013_players', 'm014_night_rounds')
 
 STATEMENTS = (
     'CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)',
@@ -86,4 +86,6 @@ STATEMENTS = (
     'CREATE TRIGGER people_new_player AFTER INSERT ON players\nBEGIN\n    INSERT INTO people (player_id, person_id, name) VALUES (NEW.id,\n        coalesce((SELECT person_id FROM people WHERE name = NEW.name ORDER BY person_id LIMIT 1), NEW.id),\n        coalesce((SELECT name FROM people WHERE name = NEW.name ORDER BY person_id LIMIT 1), NEW.name));\nEND',
     "CREATE TRIGGER player_facts_no_update BEFORE UPDATE ON player_facts\nBEGIN SELECT RAISE(ABORT, 'player_facts are append-only: a rename or merge is undone by another fact'); END",
     "CREATE TRIGGER player_facts_no_delete BEFORE DELETE ON player_facts\nBEGIN SELECT RAISE(ABORT, 'player_facts are append-only: nothing is ever deleted'); END",
+    'CREATE TABLE night_rounds (date TEXT NOT NULL, name TEXT NOT NULL, tag TEXT, rounds INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 99), created_at TEXT NOT NULL)',
+    'CREATE INDEX night_rounds_night ON night_rounds(date, name)',
 )

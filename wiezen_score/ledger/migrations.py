@@ -21,6 +21,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
     a migration is due: the everyday path reads SCHEMA_VERSION only.)
     """
     from . import schema
+    from .nights import m014_night_rounds
     from .people import m013_players
     from .precedents import m002_precedents, m008_rulings_view
     from .standings import club_views_migration
@@ -39,6 +40,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m011_tables", schema.m011_tables),
         ("m012_scorer_links", schema.m012_scorer_links),
         ("m013_players", m013_players),
+        ("m014_night_rounds", m014_night_rounds),
     ]
 
 
@@ -48,7 +50,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
     "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",
-    "m012_scorer_links", "m013_players",
+    "m012_scorer_links", "m013_players", "m014_night_rounds",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

@@ -15,6 +15,8 @@ from ..core.i18n import _
 from .rows import SessionInfo
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from ..core.competition import Competition
     from ..core.night import Standing
     from ..core.rules import HouseRules
@@ -28,6 +30,21 @@ class NightDoc(TypedDict):
     tables: list[dict[str, Any]]  # table, session, round, players, totals, deals, open
     ranking: list[dict[str, Any]]  # rank, player, score, points, tables
     next: list[dict[str, Any]] | None  # table, players: the next round's seating while the night is open
+
+
+def m014_night_rounds(db: Database) -> None:
+    """How many rounds a night was started with (`night start --rounds N`): one row per night, by its date, name and
+    tag (a night is the sessions that carry them); a night started without --rounds has none."""
+    db.execute("CREATE TABLE night_rounds (date TEXT NOT NULL, name TEXT NOT NULL, tag TEXT, "
+               "rounds INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 99), created_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX night_rounds_night ON night_rounds(date, name)")
+
+
+def planned_rounds(led: Ledger, night: Night) -> int | None:
+    """The rounds the night was started with (None: not said)."""
+    row = led.conn.execute("SELECT rounds FROM night_rounds WHERE date = ? AND name = ? AND tag IS ? ORDER BY rowid DESC "
+                           "LIMIT 1", (night.date, night.name, night.tag)).fetchone()
+    return None if row is None else int(row[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +94,17 @@ def unfinished(led: Ledger, tables: Sequence[SessionInfo]) -> list[str]:
 
 
 def play_round(led: Ledger, ending: Sequence[SessionInfo], seating: Sequence[Sequence[str]], rnd: int, rules: HouseRules,
-               rules_text: str, name: str, date: str, tag: str | None) -> list[SessionInfo]:
+               rules_text: str, name: str, date: str, tag: str | None, rounds: int | None = None) -> list[SessionInfo]:
     """End the tables of ``ending`` (each sealed) and open one table per list of ``seating`` (round ``rnd``, tables
-    1, 2 ...), all in one write: the night never stands half-way between two rounds."""
+    1, 2 ...), all in one write: the night never stands half-way between two rounds. ``rounds``: the night's
+    length, kept when it starts."""
     from .rows import end_session_row, insert_seal, now
 
     with led.write() as c:
         ts = now()
+        if rounds is not None:
+            c.execute("INSERT INTO night_rounds (date, name, tag, rounds, created_at) VALUES (?, ?, ?, ?, ?)",
+                      (date, name, tag, rounds, ts))
         for s in ending:
             if c.execute("SELECT ended_at FROM sessions WHERE id = ?", (s.id,)).fetchone()[0] is not None:
                 raise WiezenError(_("table {table} (session {id}) was ended meanwhile: nothing written").format(
@@ -117,8 +138,11 @@ def night_doc(led: Ledger, c: Competition | None, night: Night) -> NightDoc:
     rnd = max((s.round or 0 for s in tables), default=0)
     last = current or [s for s in tables if s.round == rnd]
     st = standing(led, c, night, [p for s in last for p in s.players])
+    rounds = planned_rounds(led, night)
+    if rounds is not None and rnd >= rounds:
+        current = []  # the last round: no next one to seat
     return {
-        "night": {"name": night.name, "date": night.date, "round": rnd, "rounds": None},
+        "night": {"name": night.name, "date": night.date, "round": rnd, "rounds": rounds},
         "tables": [{"table": s.table, "session": s.id, "round": s.round, "players": list(s.players),
                     "totals": {p: plain(v) for p, v in led.totals(s.id).items()}, "deals": deals_played(led, s.id),
                     "open": s.ended_at is None} for s in tables],

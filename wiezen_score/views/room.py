@@ -67,7 +67,8 @@ def room_fragment(doc: Mapping[str, Any]) -> str:
     if night is not None:
         n = night["night"]
         name = n["name"] or _("The night")
-        rnd = _("round {round}").format(round=n["round"])
+        rnd = (_("round {round} of {rounds}").format(round=n["round"], rounds=n["rounds"]) if n.get("rounds")
+               else _("round {round}").format(round=n["round"]))
         out.append(f"<h1>{_e(name)} · {_e(date_text(n['date']))} · {_e(rnd)}</h1>")
     else:
         heading = _("The room")
