@@ -74,7 +74,7 @@ class ExportSession(_ExportSessionFields, total=False):
     plan: str  # the evening's length, when one was given
     tag: str  # a competition's label, round and table
     round: int
-    table: int
+    table: int | str  # its number or its label
     history: list[list[str | int | None]]  # ["entry", uid], ["void", uid], ["seal", n] in recorded order
     seals: list[ExportSeal]
 

@@ -84,6 +84,16 @@ def validate_header(doc: Any) -> None:
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
 
 
+def _is_label(text: str) -> bool:
+    """A table's label as `session start --table` keeps it (core/tables.py)."""
+    from ..core.tables import parse_table
+
+    try:
+        return parse_table(text) == text
+    except WiezenError:
+        return False
+
+
 def _check_player_facts(found: Any) -> None:
     """The facts about players (rename, merge, split) of an export: a list of objects of texts."""
     from ..core.people import ACTIONS
@@ -213,6 +223,8 @@ def check_session(s: Any, i: int, seen_sessions: set[str], seen_entries: set[str
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
               lambda: _('"tag" must be one word (letters, digits, -, ., _) or null'))
         for k in ("round", "table"):
+            if k == "table" and isinstance(s.get(k), str) and _is_label(s[k]):
+                continue  # a table's label (terras)
             _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))  # noqa: B023
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, lambda: _('bad date {date}').format(date=repr(s['date'])))

@@ -112,7 +112,7 @@ def room_page(doc: Mapping[str, Any]) -> str:
             f'<main id="room">{room_fragment(doc)}</main><script>{ROOM_SCRIPT}</script></body></html>\n')
 
 
-def cards_page(cards: Sequence[tuple[int, str, str]]) -> str:
+def cards_page(cards: Sequence[tuple[int | str, str, str]]) -> str:
     """/qr: one card per table to print and put on it: its label, the QR code of its scorer's link, the link."""
     how = _e(_("The scorer scans this code to record the deals."))
     body = []
