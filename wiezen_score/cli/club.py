@@ -230,7 +230,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool, same: t
             raise click.BadParameter(_("'{value}' is not A=B (a player of the file = a player here, e.g. rené=Rene)").format(
                 value=item), param_hint="'--same'")
         pairs.append((a.strip(), b.strip()))
-    day = dates.today().isoformat()
+    day = dates.today().isoformat() if pairs else ""  # (the clock is read only when a merge is recorded)
 
     target = ledger.resolve_path(_db(ctx))
     new_ledger = not ledger.check_ledger_path(target)

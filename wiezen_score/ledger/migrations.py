@@ -21,7 +21,6 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
     a migration is due: the everyday path reads SCHEMA_VERSION only.)
     """
     from . import schema
-    from .nights import m014_night_rounds
     from .people import m013_players
     from .precedents import m002_precedents, m008_rulings_view
     from .standings import club_views_migration
@@ -40,7 +39,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m011_tables", schema.m011_tables),
         ("m012_scorer_links", schema.m012_scorer_links),
         ("m013_players", m013_players),
-        ("m014_night_rounds", m014_night_rounds),
+        ("m014_night_rounds", schema.m014_night_rounds),
     ]
 
 

@@ -15,8 +15,6 @@ from ..core.i18n import _
 from .rows import SessionInfo
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
-
     from ..core.competition import Competition
     from ..core.night import Standing
     from ..core.rules import HouseRules
@@ -30,14 +28,6 @@ class NightDoc(TypedDict):
     tables: list[dict[str, Any]]  # table, session, round, players, totals, deals, open
     ranking: list[dict[str, Any]]  # rank, player, score, points, tables
     next: list[dict[str, Any]] | None  # table, players: the next round's seating while the night is open
-
-
-def m014_night_rounds(db: Database) -> None:
-    """How many rounds a night was started with (`night start --rounds N`): one row per night, by its date, name and
-    tag (a night is the sessions that carry them); a night started without --rounds has none."""
-    db.execute("CREATE TABLE night_rounds (date TEXT NOT NULL, name TEXT NOT NULL, tag TEXT, "
-               "rounds INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 99), created_at TEXT NOT NULL)")
-    db.execute("CREATE INDEX night_rounds_night ON night_rounds(date, name)")
 
 
 def planned_rounds(led: Ledger, night: Night) -> int | None:
