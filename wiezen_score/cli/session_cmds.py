@@ -11,7 +11,7 @@ from ..core.i18n import N_, _, ngettext
 from ..core.numbers import signed
 from ..core.session import EntryInput
 from ..views.sheet import recorded_line, status_line
-from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, TableLabel, _db, _report, deal_text, echo
+from .common import DATE_HELP, DEAL_ARGS, ENTRY_NO, _db, _report, deal_text, echo
 from .completion import complete_deal, complete_player, complete_rules
 
 
@@ -41,12 +41,12 @@ def session() -> None:
 @click.option("--target", type=int, metavar="N", help="The evening ends when a player's total reaches N points.")
 @click.option("--tag", metavar="TAG", help="The competition this session belongs to (a competition file's `tag`).")
 @click.option("--round", "round_", type=int, metavar="N", help="A night with several tables: the round (see `wiezen seating`).")
-@click.option("--table", "table_", type=TableLabel(), metavar="T",
+@click.option("--table", "table_label", metavar="T",
               help="The table: its number (1, 2 ...) or a short label (terras); several tables may be open at once.")
 @click.pass_context
 def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None,
           deals: int | None, rounds: int | None, target: int | None, tag: str | None, round_: int | None,
-          table_: int | str | None) -> None:
+          table_label: str | None) -> None:
     """Open a session: the players in seat order and the house rules it is played under.
 
     The session keeps a copy of the house rules as they are now: changing them later never changes
@@ -79,6 +79,9 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         check_tag(tag)
     if round_ is not None:
         check_number(round_, "--round")
+    from ..core.tables import parse_table
+
+    table_ = parse_table(table_label) if table_label is not None else None  # a number or a label (terras)
     day = parse_when(date_, dates.today()).isoformat() if date_ else ""
     with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)
