@@ -34,7 +34,7 @@ def players(db):
 
 
 def recorded(db):
-    """The recorded history: sessions, seats, entries, points, voids, seals and the chain (not the players' facts)."""
+    """The recorded history: players, sessions, seats, entries, points, voids, seals, and the chain last."""
     conn = sqlite3.connect(str(db))
     try:
         return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
@@ -84,7 +84,11 @@ def test_nothing_recorded_changes_and_the_seals_hold(db):
     before = recorded(db)
     ok(db, "players", "merge", "Rene", "rené")
     ok(db, "players", "rename", "Rene", "René")
-    assert recorded(db) == before
+    after = recorded(db)
+    assert after[:-1] == before[:-1]
+    chain_before, chain_after = before[-1], after[-1]
+    assert chain_after[:len(chain_before)] == chain_before  # the chain only grew: one link for each fact said
+    assert [link[1] for link in chain_after[len(chain_before):]] == ["people", "people"]
     assert sheet(db, "--session", 2)["session"]["players"][0] == "rené"  # the sheet keeps the name as recorded
     for s, seal in zip((1, 2), seals, strict=True):
         ok(db, "check", "--session", s, "--seal", seal)
