@@ -173,3 +173,16 @@ def test_a_night_seats_and_ranks_a_merged_player_once(tmp_path):
     assert "Rene" in next(t for t in doc["tables"] if t["open"] and t["table"] == 1)["players"]
     st = standings(db)
     assert "rené" not in st and st["Rene"]["evenings"] == 2
+
+
+def test_seating_by_standing_knows_a_merged_name(db, tmp_path):
+    comp = tmp_path / "c.toml"
+    comp.write_text('name = "Seizoen"\n', encoding="utf-8")
+    ok(db, "players", "merge", "Rene", "rené")
+    ranking = [d["player"] for d in json.loads(ok(db, "standings", "--competition", comp, "--format", "json").stdout)["players"]]
+    typed = ["rené", "jan", "piet", "mieke", "an", "bert", "x1", "x2"]  # rené as one laptop typed him
+    doc = json.loads(ok(db, "seating", "--competition", comp, "--players", ",".join(typed), "--round", "2", "--json").stdout)
+    seated = [p for t in doc["tables"] for p in t["players"]]
+    assert "Rene" in seated and "rené" not in seated and len(seated) == 8
+    known = [p for p in ranking if p in seated]
+    assert seated[:len(known)] == known  # the ranked ones first, in the ranking's order; Rene among them
