@@ -85,6 +85,7 @@ class Players(LedgerBase):
     def player_fact(self, action: str, name: str, others: Sequence[str], day: str) -> list[str]:
         """Record ``players rename|merge|split`` (all or nothing) after checking it; returns what it did, one
         line per name."""
+        from ..core.dates import date_text
         from ..core.names import check_name, normalize_name
         from .people import add_fact, people, shared_tables
 
@@ -112,7 +113,7 @@ class Players(LedgerBase):
                     clash = shared_tables(c, who.members, them.members)
                     if clash is not None:
                         raise WiezenError(_("{name} and {other} sat at the same table on {date} (session {id}): they are "
-                                            "two people, not one").format(name=who.name, other=them.name, date=clash[1], id=clash[0]))
+                                            "two people, not one").format(name=who.name, other=them.name, date=date_text(clash[1]), id=clash[0]))
                     add_fact(c, action, who.name, them.name, day)
                     done.append(_("{other} is {name}: counted as one player from now on").format(other=them.name, name=who.name))
                     continue
