@@ -38,6 +38,7 @@ def rename(db, names):
         conn.execute("DROP TRIGGER players_no_update")
         for old, new in names.items():
             conn.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
+            conn.execute("UPDATE people SET name = ? WHERE name = ?", (new, old))  # (the cache of who is whom)
     conn.close()
 
 

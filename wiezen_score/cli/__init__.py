@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": ("serve", "serve", N_("The live sheet on the players' phones (a page that follows every entry).")),
     "night": ("night", "night", N_("A club night: several tables, seated round after round by the night's standing.")),
     "seating": ("competition", "seating", N_("Seat a round of a night with several tables (drawn, or by standing).")),
+    "players": ("players", "players", N_("The players as people: rename, merge the names that are one person.")),
     "settle": ("club", "settle", N_("Who pays whom at the end of the evening, in the fewest payments.")),
 }
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from ..core.documents import StandingRow
     from ..core.scoring import Points
+    from ..ledger.exchange import ImportReport
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -203,8 +204,10 @@ def export(ctx: click.Context, since: str | None, until: str | None, session_id:
 @argument("file", type=SafePath(dir_okay=False, allow_dash=True))
 @click.option("--dry-run", is_flag=True, help="Check and report what would be added; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
+@click.option("--same", "same", multiple=True, metavar="A=B",
+              help="A (a player in FILE) is B (one here): one person, who goes by B. May be given again.")
 @click.pass_context
-def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None:
+def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool, same: tuple[str, ...]) -> None:
     """Merge FILE into this ledger: a `wiezen export` file (`-` for stdin), or another wiezen ledger.
 
     Sessions, entries, undo/amend history and precedents keep their ids, so importing the same data twice
@@ -212,16 +215,31 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
     (case does not matter). All or nothing: if anything in FILE has an id known here with other content,
     the import is refused, the conflicts are listed, and nothing is written.
 
+    The import lists the players it adds, and warns of each that looks like a player already here (the same
+    letters but for case, accents and spaces: Rene and rené); --same rené=Rene makes them one person on the
+    way in (as `wiezen players merge Rene rené` does).
+
     \b
     Examples:
         wiezen --db club.db import tafel1.json
         wiezen --db club.db import /media/usb/tafel2/wiezen.db
+        wiezen --db club.db import tafel3.json --same rené=Rene
     """
     import sys
 
     from .. import ledger
+    from ..core import dates
     from ..ledger import exchange
     from .common import LazyProgress, new_ledger_note
+
+    pairs = []
+    for item in same:
+        a, eq, b = item.partition("=")
+        if not eq or not a.strip() or not b.strip():
+            raise click.BadParameter(_("'{value}' is not A=B (a player of the file = a player here, e.g. rené=Rene)").format(
+                value=item), param_hint="'--same'")
+        pairs.append((a.strip(), b.strip()))
+    day = dates.today().isoformat() if pairs else ""  # (the clock is read only when a merge is recorded)
 
     target = ledger.resolve_path(_db(ctx))
     new_ledger = not ledger.check_ledger_path(target)
@@ -235,13 +253,13 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
             data = decode_utf8(stdin.read(), "stdin") if stdin is not None else sys.stdin.read()
             doc = parse_json(data, "stdin")
             with ledger.open_ledger(target, create=announce) as led:
-                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
+                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar, same=pairs, day=day)
             kind = "file"
         elif not new_ledger and os.path.exists(file) and os.path.samefile(file, target):
             raise WiezenError(_("'{file}' is this ledger itself: nothing to import").format(file=file))
         else:
             with exchange.import_source(file) as (doc, kind), ledger.open_ledger(target, create=announce) as led:
-                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar)
+                report = exchange.import_doc(led, doc, dry_run=dry_run, progress=bar, same=pairs, day=day)
     except BaseException:
         if new_ledger:  # "nothing was written" holds for the file system too: no empty ledger left behind
             ledger.remove_ledger_files(target)
@@ -256,6 +274,7 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
         echo_json({**report.as_dict(), "dry_run": dry_run, "source": kind})
         return
     src = _("the ledger {file}").format(file=file) if kind == "ledger" else file
+    _say_players(report, dry_run)
     if report.precedents_skipped:
         echo(_("warning: the file has precedents, but this ledger has no precedents log: they were left out"), err=True)
     if not report.added_anything:
@@ -280,6 +299,19 @@ def import_(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None
         echo(_("would import from {source}: {parts} (dry run: nothing written)").format(source=src, parts=", ".join(parts)))
     else:
         echo(_("imported from {source}: {parts}").format(source=src, parts=", ".join(parts)))
+
+
+def _say_players(report: ImportReport, dry_run: bool) -> None:
+    """The players an import adds, and a warning for each that looks like a player already here."""
+    if report.players:
+        echo((_("would add players: {players}") if dry_run else _("new players: {players}")).format(
+            players=", ".join(report.players)))
+    for a, b in report.look_alikes:
+        echo(_("warning: '{new}' looks like '{known}', a player already here: if they are one person, "
+               "`wiezen players merge {known} {new}` (or import with --same {new}={known})").format(new=a, known=b), err=True)
+    if report.player_facts:
+        echo(ngettext("{n} rename or merge of players", "{n} renames or merges of players", report.player_facts).format(
+            n=report.player_facts))
 
 
 # ---------------------------------------------------------------------------------------------------- settle

@@ -461,6 +461,22 @@ TABLE_COMMANDS = frozenset({"deal", "pass", "redeal", "penalty", "undo", "amend"
                             "end", "join", "leave"})
 
 
+class TableLabel(click.ParamType):  # type: ignore[type-arg]
+    """A table: a number 1 to 999 or a short word (``terras``), as core/tables.py reads it."""
+
+    name = "table"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        from ..core.tables import parse_table
+
+        if isinstance(value, (int, str)) and not isinstance(value, bool):
+            try:
+                return parse_table(str(value))
+            except WiezenError as e:
+                self.fail(str(e), param, ctx)
+        self.fail(repr(value), param, ctx)
+
+
 def add_table_option(cmd: click.Command) -> click.Command:
     """``--table N`` (and $WIEZEN_TABLE) on the commands that work on the open session: the table they work at."""
     if isinstance(cmd, click.Group):
@@ -470,13 +486,13 @@ def add_table_option(cmd: click.Command) -> click.Command:
         return cmd
     if not any(p.name == "table_choice" for p in cmd.params):
         cmd.params.append(click.Option(
-            ["--table", "table_choice"], type=click.IntRange(1, 999), envvar="WIEZEN_TABLE", expose_value=False,
-            callback=_set_table, metavar="N", help="The table to work at, when several are open (a club night); "
-            "$WIEZEN_TABLE sets it for a terminal."))
+            ["--table", "table_choice"], type=TableLabel(), envvar="WIEZEN_TABLE", expose_value=False,
+            callback=_set_table, metavar="T", help="The table to work at, when several are open (a club night): its "
+            "number or its label (terras); $WIEZEN_TABLE sets it for a terminal."))
     return cmd
 
 
-def _set_table(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+def _set_table(ctx: click.Context, param: click.Parameter, value: int | str | None) -> None:
     from ..ledger import CHOSEN_TABLE
 
     if value is not None:

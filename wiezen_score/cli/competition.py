@@ -250,6 +250,9 @@ def seating(ctx: click.Context, players: str | None, comp_path: str | None, roun
         rounds: dict[int, list[str]] = {}
         if db is not None:
             with ledger.open_ledger(db, readonly=True) as led:
+                if given is not None:  # a name merged into another player's is that player (`players merge`)
+                    person = led.person_names()
+                    given = list(dict.fromkeys(person.get(g.casefold(), g) for g in given))
                 day = day or led.last_night(c)
                 rounds = led.night_rounds(c, day) if day else {}
                 before = (day, round_) if day and round_ is not None else None

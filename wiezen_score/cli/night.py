@@ -42,8 +42,11 @@ def _load(path: str | None) -> Competition | None:
     return load_competition(path) if path else None
 
 
-def _print_tables(tables: list[SessionInfo], rnd: int, how: str) -> None:
-    echo(_("round {round} ({how}):").format(round=rnd, how=how))
+def _print_tables(tables: list[SessionInfo], rnd: int, how: str, rounds: int | None = None) -> None:
+    if rounds is None:
+        echo(_("round {round} ({how}):").format(round=rnd, how=how))
+    else:
+        echo(_("round {round} of {rounds} ({how}):").format(round=rnd, rounds=rounds, how=how))
     for s in tables:
         echo(_("  table {table}: {players} (session {id})").format(table=s.table, players=", ".join(s.players), id=s.id))
 
@@ -58,9 +61,11 @@ def _print_tables(tables: list[SessionInfo], rnd: int, how: str) -> None:
 @click.option("--date", "date_", metavar="DATE", help="The night's date (default: today): " + DATE_HELP)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), metavar="S",
               help="The draw of round 1 (the same seed, the same tables). Default: a new one, printed.")
+@click.option("--rounds", type=click.IntRange(1, 99), metavar="N",
+              help="How many rounds the night has: `night next` after the last one says to end the night.")
 @click.pass_context
 def start(ctx: click.Context, players: str, comp_path: str | None, rules_spec: str, tag: str | None, name: str,
-          date_: str | None, seed: int | None) -> None:
+          date_: str | None, seed: int | None, rounds: int | None) -> None:
     """Draw round 1 and open one table per four players (five or six where the count demands).
 
     \b
@@ -95,8 +100,8 @@ def start(ctx: click.Context, players: str, comp_path: str | None, rules_spec: s
             raise WiezenError(_("a night is open ({name} {date}): end it first with `wiezen night end`").format(
                 name=now.name, date=now.date))
         rules, text = rules_from_spec(rules_spec, led.rules_text)
-        opened = play_round(led, [], tables, 1, rules, text, name, day, tag)
-    _print_tables(opened, 1, _("drawn with seed {seed}").format(seed=seed))
+        opened = play_round(led, [], tables, 1, rules, text, name, day, tag, rounds)
+    _print_tables(opened, 1, _("drawn with seed {seed}").format(seed=seed), rounds)
     echo(_("each table records with --table N (or WIEZEN_TABLE=N); `wiezen night next` seats round 2"))
 
 
@@ -128,12 +133,16 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     """
     from .. import ledger
     from ..core.night import next_seating
-    from ..ledger.nights import play_round
+    from ..ledger.nights import planned_rounds, play_round
     from ..ledger.nights import standing as night_standing
 
     c = _load(comp_path)
     with ledger.open_ledger(_db(ctx)) as led:
         night_, current, why = _round_to_end(led, force)
+        rounds = planned_rounds(led, night_)
+        if rounds is not None and max(s.round or 0 for s in current) >= rounds:
+            raise WiezenError(_("the night has {rounds} rounds and this is the last: end it with `wiezen night end`").format(
+                rounds=rounds))
         players = [p for s in current for p in s.at_table]
         # a table of this round taken out of every count (`session void --force`): its players still play on
         # (not ranked for it: seated after the others)
@@ -154,7 +163,7 @@ def next_(ctx: click.Context, comp_path: str | None, force: bool) -> None:
     if standing.missing:
         echo(_("warning: not in the night's ranking yet (seated last): {players}").format(
             players=", ".join(standing.missing)), err=True)
-    _print_tables(opened, rnd, _("by the night's standing, best first"))
+    _print_tables(opened, rnd, _("by the night's standing, best first"), rounds)
 
 
 @night.command()

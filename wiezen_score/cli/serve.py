@@ -79,7 +79,7 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
     urls: list[str] = []
     tty = sys.stdout.isatty()
 
-    def new_table(table: int) -> None:  # a table opened while the server runs: its link at once
+    def new_table(table: int | str) -> None:  # a table opened while the server runs: its link at once
         if urls:
             url = f"{urls[0]}s/{httpd.link_of(table)}"
             click.echo(_("table {table}: the scorer's link {url}").format(table=table, url=url))
@@ -104,7 +104,7 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
             click.echo(_("the scorer's links, one per table (they record deals: give each to its table's scorer; "
                          "printable cards: {url}qr on this computer):").format(url=urls[0]))
             with room.cond:
-                tables = [int(t["table"] or 0) for t in room.doc["tables"]]
+                tables = [t["table"] or 0 for t in room.doc["tables"]]
             for t in tables:
                 click.echo(_("  table {table}: {url}").format(table=t, url=f"{urls[0]}s/{httpd.link_of(t)}"))
         else:

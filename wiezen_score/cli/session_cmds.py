@@ -46,11 +46,12 @@ def session() -> None:
 @click.option("--target", type=int, metavar="N", help="The evening ends when a player's total reaches N points.")
 @click.option("--tag", metavar="TAG", help="The competition this session belongs to (a competition file's `tag`).")
 @click.option("--round", "round_", type=int, metavar="N", help="A night with several tables: the round (see `wiezen seating`).")
-@click.option("--table", "table_", type=int, metavar="T", help="... and the table number in that round.")
+@click.option("--table", "table_label", metavar="T",
+              help="The table: its number (1, 2 ...) or a short label (terras); several tables may be open at once.")
 @click.pass_context
 def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None, name: str, date_: str | None,
           deals: int | None, rounds: int | None, target: int | None, tag: str | None, round_: int | None,
-          table_: int | None) -> None:
+          table_label: str | None) -> None:
     """Open a session: the players in seat order and the house rules it is played under.
 
     The session keeps a copy of the house rules as they are now: changing them later never changes
@@ -66,6 +67,7 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         wiezen session start --players jan,piet,mieke,lotte --rounds 6      (24 deals)
         wiezen session start --players jan,piet,mieke,lotte --rules ons-cafe.toml
         wiezen session start --players an,bert,carla,dirk --tag gesves-2026 --round 2 --table 1
+        wiezen session start --players eva,frans,greet,hans --table terras
     """
     from .. import ledger
     from ..core import dates
@@ -82,8 +84,9 @@ def start(ctx: click.Context, players: str, rules_spec: str, dealer: str | None,
         check_tag(tag)
     if round_ is not None:
         check_number(round_, "--round")
-    if table_ is not None:
-        check_number(table_, "--table")
+    from ..core.tables import parse_table
+
+    table_ = parse_table(table_label) if table_label is not None else None  # a number or a label (terras)
     day = parse_when(date_, dates.today()).isoformat() if date_ else ""
     with ledger.open_ledger(_db(ctx), create=new_ledger_note) as led:
         rules, text = rules_from_spec(rules_spec, led.rules_text)

@@ -82,7 +82,7 @@ def sheet(ctx: click.Context, session_id: int | str | None, date_: str | None, o
     output.emit(headers, rows, doc, text=lambda: render_sheet(doc, last, text_width()), html=lambda: sheet_html(doc))
 
 
-def _each_table(output: Output, docs: list[tuple[int | None, SheetDoc]], last: int | None, led: Ledger) -> None:
+def _each_table(output: Output, docs: list[tuple[int | str | None, SheetDoc]], last: int | None, led: Ledger) -> None:
     """`sheet` on a club night with no table chosen: each open table's sheet (text), the list of their documents
     (JSON), one CSV of their entries with a column per player of the night (empty where he did not sit)."""
     players = list(dict.fromkeys(p for _t, d in docs for p in d["session"]["players"]))

@@ -35,7 +35,7 @@ class _SheetSessionFields(TypedDict):
 class SheetSession(_SheetSessionFields, total=False):
     """The session of a sheet; ``table`` and ``round`` only at a club night's table."""
 
-    table: int
+    table: int | str  # a number or a label (terras)
     round: int
     void: str  # a session taken out of every count (`session void`): why
 
@@ -160,7 +160,7 @@ class NightInfo(TypedDict):
 
 
 class NightTable(TypedDict):
-    table: int | None
+    table: int | str | None  # a number or a label (terras)
     session: int
     round: int | None
     players: list[str]
@@ -178,7 +178,7 @@ class NightRankRow(TypedDict):
 
 
 class SeatedTable(TypedDict):
-    table: int
+    table: int | str
     players: list[str]
 
 
@@ -192,7 +192,7 @@ class NightDoc(TypedDict):
 
 
 class RoomTable(TypedDict):
-    table: int | None
+    table: int | str | None
     session: int
     round: int | None
     players: list[str]

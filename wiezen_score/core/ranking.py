@@ -27,7 +27,7 @@ class TableRow:
     player: str
     points: float
     round: int | None = None
-    table: int | None = None
+    table: int | str | None = None
     made: int = 0
     taken: int = 0
 

@@ -34,7 +34,7 @@ from .facts import Facts, link_hash, session_hash
 from .rows import POINTS_BOUND as POINTS_BOUND  # the bound the chain's schema enforces
 from .rows import insert_seal
 
-KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version", "session_void")
+KINDS = ("player", "rules", "session", "entry", "void", "seal", "precedent", "version", "session_void", "people")
 SESSION_KINDS = ("session", "entry", "void", "seal")
 
 # (kind, table, the expression of the link's rid, of its sub) for the head rows
@@ -49,6 +49,7 @@ HEADS: tuple[tuple[str, str, str, str], ...] = (
     ("version", "precedent_versions", "precedent_id", "version"),
     # a session taken out of every count: a fact of the ledger, not of the session (its seal stays)
     ("session_void", "session_voids", "session_id", "0"),
+    ("people", "player_facts", "id", "0"),  # players rename|merge|split (ledger/people.py, schema 13)
 )
 
 SCHEMA = """
@@ -88,7 +89,10 @@ def install_recorders(conn: sqlite3.Connection) -> None:
         "CREATE TEMP TABLE IF NOT EXISTS chain_pending "
         "(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, rid INTEGER NOT NULL, sub INTEGER NOT NULL)"
     )
+    tables = {r[0] for r in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
     for kind, table, rid, sub in HEADS:
+        if table not in tables:
+            continue  # (a table of a later schema)
         conn.execute(
             f"CREATE TEMP TRIGGER IF NOT EXISTS chain_note_{table} AFTER INSERT ON main.{table} BEGIN "
             f"INSERT INTO chain_pending (kind, rid, sub) VALUES ('{kind}', NEW.{rid}, "
@@ -328,6 +332,8 @@ def describe(conn: sqlite3.Connection, kind: str, rid: int, sub: int) -> tuple[s
         return _("precedent {id}").format(id=rid), None, None, None
     if kind == "session_void":
         return _("the void of session {id}").format(id=rid), rid, None, None
+    if kind == "people":
+        return _("the rename or merge of players {id}").format(id=rid), None, None, None
     return _("version {n} of precedent {id}").format(n=sub, id=rid), None, None, None
 
 
@@ -381,7 +387,10 @@ def verify(conn: sqlite3.Connection) -> list[Finding]:
             out.append(Finding(_('chain: link {seq} ({what}) claims a place in a session chain').format(seq=seq, what=what), w_sid, w_no, w_id))
         prev_stored, prev_fresh = h, fresh
     # every row has its link
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for kind, table, rid_col, sub_col in HEADS:
+        if table not in tables:
+            continue  # (a table of a later schema)
         for rid, sub in conn.execute(f"SELECT {rid_col}, {sub_col} FROM {table}"):
             if (kind, rid, sub) not in linked:
                 what, w_sid, w_no, w_id = describe(conn, kind, rid, sub)

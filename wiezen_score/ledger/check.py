@@ -106,7 +106,7 @@ def check_ledger(conn: sqlite3.Connection, progress: Callable[[int, int], None] 
     ``progress(done, total)`` is called after each check (for a progress bar)."""
     problems: list[Problem] = []
     counts = {"sessions": 0, "entries": 0, "voided": 0, "rescored": 0}
-    steps = (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings,
+    steps = (_integrity, _foreign_keys, _triggers, _chain_links, _sums, _chain, _totals, _evenings, _people,
              _search_index, _rescore)
     for i, step in enumerate(steps):
         if progress is not None and i:
@@ -339,6 +339,22 @@ def _evenings(conn: sqlite3.Connection, problems: list[Problem], counts: dict[st
 
     for sid, message in check_player_evenings(conn):
         problems.append(Problem("totals", message, sid))
+
+
+def _people(conn: sqlite3.Connection, problems: list[Problem], counts: dict[str, int]) -> None:
+    """Who is whom (the ``people`` cache, migration m013) must be what the players' facts say."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'people'").fetchone() is None:
+        return
+    from .people import people
+
+    persons, recorded = people(conn)
+    cached = {int(i): (p, str(n)) for i, p, n in conn.execute("SELECT player_id, person_id, name FROM people")}
+    for pid in sorted(set(persons) | set(cached)):
+        want = (persons[pid].id, persons[pid].name) if pid in persons else None
+        if cached.get(pid) != want:
+            problems.append(Problem("totals", _("who {name} is (the people table) is not what the players' renames "
+                                                "and merges say: {want}").format(
+                name=recorded.get(pid, f"id {pid}"), want=want[1] if want else "-")))
 
 
 def rescore_sessions(conn: sqlite3.Connection, session_ids: Sequence[int]) -> list[Problem]:

@@ -43,7 +43,7 @@ def table_rows(conn: sqlite3.Connection, c: Competition, night: str | None = Non
     q = (
         "SELECT s.id, s.date, s.round, s.table_no, p.name, coalesce(pe.points, 0.0), coalesce(pe.made, 0), "
         f"coalesce(pe.taken, 0) FROM sessions s JOIN seats st ON st.session_id = s.id AND {SEATED} "
-        "JOIN players p ON p.id = st.player_id "
+        "JOIN people p ON p.player_id = st.player_id "
         "LEFT JOIN player_evenings pe ON pe.session_id = st.session_id AND pe.player_id = st.player_id "
         f"WHERE {where}"
     )
@@ -57,7 +57,7 @@ def night_rounds(conn: sqlite3.Connection, c: Competition, night: str) -> dict[i
     out: dict[int, list[str]] = {}
     for rnd, name in conn.execute(
         f"SELECT s.round, p.name FROM sessions s JOIN seats st ON st.session_id = s.id AND {SEATED} "
-        "JOIN players p ON p.id = st.player_id "
+        "JOIN people p ON p.player_id = st.player_id "
         f"WHERE {where} AND s.round IS NOT NULL ORDER BY s.round, s.table_no, s.id, st.seat", args,
     ):
         out.setdefault(rnd, []).append(name)
@@ -96,8 +96,8 @@ def honours_figures(conn: sqlite3.Connection, c: Competition) -> tuple[dict[str,
     miseries = {
         name: n for name, n in conn.execute(
             "SELECT p.name, count(*) " + counting.replace("WHERE", "JOIN entry_points ep ON ep.entry_id = e.id "
-            "JOIN players p ON p.id = ep.player_id WHERE", 1)
-            + f" AND ep.taker = 1 AND ep.made = 1 AND e.contract IN ({mis_in}) GROUP BY p.id",
+            "JOIN people p ON p.player_id = ep.player_id WHERE", 1)
+            + f" AND ep.taker = 1 AND ep.made = 1 AND e.contract IN ({mis_in}) GROUP BY p.person_id",
             args + mis,
         )
     }  # fmt: skip
@@ -107,8 +107,8 @@ def honours_figures(conn: sqlite3.Connection, c: Competition) -> tuple[dict[str,
             "SELECT pa.name, pb.name, total(a.points), count(*) "
             + counting.replace("WHERE", "JOIN entry_points a ON a.entry_id = e.id JOIN entry_points b "
                                "ON b.entry_id = e.id AND b.player_id <> a.player_id "
-                               "JOIN players pa ON pa.id = a.player_id JOIN players pb ON pb.id = b.player_id WHERE", 1)
-            + f" AND {cond} GROUP BY a.player_id, b.player_id"
+                               "JOIN people pa ON pa.player_id = a.player_id JOIN people pb ON pb.player_id = b.player_id WHERE", 1)
+            + f" AND {cond} GROUP BY pa.person_id, pb.person_id"
         )
         return [PairRow(x, y, pts, n) for x, y, pts, n in conn.execute(q, args + extra)]
 

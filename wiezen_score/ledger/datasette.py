@@ -91,6 +91,24 @@ def datasette_metadata(db_name: str) -> dict[str, object]:
             "description": "Sessions taken out of every count (`wiezen session void`): kept, sealed, counted nowhere.",
             "columns": {"session_id": "Session", "reason": "Why", "voided_at": "When (UTC)"},
         },
+        "player_facts": {
+            "description": "What the club said about its players (`wiezen players rename|merge|split`), in "
+            "recorded order; the names recorded at the tables never change.",
+            "columns": {"id": "Fact id", "uid": "Stable unique id (export/import)", "action": "rename, merge or split",
+                        "name": "Old name; merge, split: who stays",
+                        "other": "New name; merge: his too; split: leaves",
+                        "date": "Said on", "created_at": "Recorded (UTC)"},
+        },
+        "night_rounds": {
+            "description": "How many rounds a club night was started with (`wiezen night start --rounds N`).",
+            "columns": {"date": "The night's date", "name": "The night's name", "tag": "Its competition",
+                        "rounds": "Rounds", "created_at": "Said at (UTC)"},
+        },
+        "people": {
+            "description": "Each recorded player's person (kept from player_facts): the standings count a person once.",
+            "columns": {"player_id": "Player as recorded", "person_id": "Person (his lowest player id)",
+                        "name": "The name the person goes by"},
+        },
         "seals": {
             "description": "A session's seals: one when it ended, one more after each later correction "
             "(`wiezen check --seal CODE`).",

@@ -66,6 +66,10 @@ class ImportLedger(Protocol):
 
     def known_player_name(self, name: str) -> str: ...
 
+    def player_fact(self, action: str, name: str, others: Sequence[str], day: str) -> list[str]: ...
+
+    def person_names(self) -> dict[str, str]: ...
+
 
 class ImportSummary(TypedDict):
     """What an import added, as `wiezen import --format json` reports it."""
@@ -78,6 +82,9 @@ class ImportSummary(TypedDict):
     sessions_unchanged: int
     sessions_voided: int
     session_ids: list[int]
+    players_added: list[str]
+    look_alikes: list[dict[str, str]]
+    player_facts_added: int
 
 
 @dataclass
@@ -91,16 +98,21 @@ class ImportReport:
     precedents_skipped: bool = False  # the file has precedents, but this ledger has no precedents log
     unchanged: int = 0  # sessions already here in full
     session_ids: list[int] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)  # players the import added to this ledger
+    look_alikes: list[tuple[str, str]] = field(default_factory=list)  # (added, a player here it looks like)
+    player_facts: int = 0  # renames, merges and splits added
 
     @property
     def added_anything(self) -> bool:
-        return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents or self.sessions_voided)
+        return bool(self.sessions or self.entries or self.voids or self.ended or self.precedents or self.sessions_voided
+                    or self.player_facts)
 
     def as_dict(self) -> ImportSummary:
         return {
             "sessions_added": self.sessions, "entries_added": self.entries, "voids_added": self.voids,
             "sessions_ended": self.ended, "precedents_added": self.precedents, "sessions_unchanged": self.unchanged,
-            "sessions_voided": self.sessions_voided, "session_ids": self.session_ids,
+            "sessions_voided": self.sessions_voided, "session_ids": self.session_ids, "players_added": self.players,
+            "look_alikes": [{"player": a, "like": b} for a, b in self.look_alikes], "player_facts_added": self.player_facts,
         }  # fmt: skip
 
 
@@ -143,8 +155,10 @@ def _differences(here: Mapping[str, Any], there: Mapping[str, Any], keys: Iterab
 
 
 def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
-               progress: Callable[[int, int], None] | None = None) -> ImportReport:
-    """Merge an export document into the ledger ``led`` in one write transaction (all or nothing).
+               progress: Callable[[int, int], None] | None = None, same: Sequence[tuple[str, str]] = (),
+               day: str = "") -> ImportReport:
+    """Merge an export document into the ledger ``led`` in one write transaction (all or nothing); ``same``:
+    pairs (A, B) of players who are one person, merged on the way in (A goes by B), on ``day``.
 
     Raises WiezenError, with nothing written, when the document is malformed or conflicts with this ledger.
     """
@@ -162,6 +176,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
     try:
         with led.write():
             open_row = conn.execute("SELECT id, uid FROM sessions WHERE ended_at IS NULL").fetchone()
+            known_before = [str(r[0]) for r in conn.execute("SELECT name FROM players ORDER BY id")]
             touched: list[int] = []
             file_seals: dict[int, tuple[ExportSession, list[ExportSeal] | None]] = {}
             sizes = [1 + (len(s["entries"]) if isinstance(s, Mapping) and isinstance(s.get("entries"), list) else 0)
@@ -266,6 +281,7 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
                     report.precedents = _import_precedents(conn, precs, conflicts)
                 else:
                     report.precedents_skipped = True
+            _import_players(led, doc, report, known_before, same, day, conflicts)
             if conflicts:
                 shown = "; ".join(conflicts[:5]) + (_("; and {n} more").format(n=len(conflicts) - 5) if len(conflicts) > 5 else "")
                 raise WiezenError(
@@ -278,6 +294,33 @@ def import_doc(led: ImportLedger, doc: Mapping[str, Any], dry_run: bool = False,
     except _DryRun:
         pass
     return report
+
+
+def _import_players(led: ImportLedger, doc: Mapping[str, Any], report: ImportReport, known_before: Sequence[str],
+                    same: Sequence[tuple[str, str]], day: str, conflicts: list[str]) -> None:
+    """The players' facts of the file, the players the import added (and which look like one here), and the
+    ``--same`` merges."""
+    from ..core.names import name_key
+    from ..core.people import look_alike
+    from .people import import_facts, rebuild
+
+    conn = led.conn
+    report.player_facts = import_facts(conn, doc.get("player_facts") or [], conflicts)
+    rebuild(conn)
+    before = {name_key(n) for n in known_before}
+    report.players = [str(r[0]) for r in conn.execute("SELECT name FROM players ORDER BY id") if name_key(r[0]) not in before]
+    persons = led.person_names()
+    for n in report.players:
+        for like in look_alike(n, known_before):
+            if persons.get(n.casefold()) != persons.get(like.casefold()):
+                report.look_alikes.append((n, like))
+    for a, b in same:
+        persons = led.person_names()
+        if name_key(a) in {name_key(x) for x in (b, persons.get(b.casefold(), b))} or (
+                a.casefold() in persons and persons.get(a.casefold()) == persons.get(b.casefold())):
+            continue  # one person already (this file imported before)
+        led.player_fact("merge", b, [a], day)
+        report.player_facts += 1
 
 
 def _seals_fit(conn: sqlite3.Connection, file_seals: Mapping[int, tuple[ExportSession, list[ExportSeal] | None]]) -> list[str]:

@@ -20,6 +20,8 @@ from .standings import _num
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+    from .people import FactDoc
+
 
 class ExportVoid(TypedDict):
     action: str  # "undo" or "amend"
@@ -82,7 +84,7 @@ class ExportSession(_ExportSessionFields, total=False):
     plan: str  # the evening's length, when one was given
     tag: str  # a competition's label, round and table
     round: int
-    table: int
+    table: int | str  # its number or its label
     history: list[list[str | int | None]]  # ["entry", uid], ["void", uid], ["seal", n] in recorded order
     seals: list[ExportSeal]
     void: ExportSessionVoid  # a session taken out of every count (`session void`)
@@ -134,6 +136,7 @@ class ExportDoc(_ExportHeader, total=False):
 
     sessions: Iterable[ExportSession]
     precedents: list[ExportPrecedent]
+    player_facts: list[FactDoc]  # players rename|merge|split (ledger/people.py)
 
 def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
@@ -278,7 +281,17 @@ def export_doc(
     doc["sessions"] = [_session_doc(conn, r) for r in rows]
     if _has_precedents(conn):
         doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], session_id, since, until)
+    _add_player_facts(conn, doc)
     return doc
+
+
+def _add_player_facts(conn: sqlite3.Connection, doc: ExportDoc) -> None:
+    """The facts about players (rename, merge, split: ledger/people.py), all of them, when there are any."""
+    from .people import facts
+
+    found = facts(conn)
+    if found:
+        doc["player_facts"] = found
 
 
 def write_export(
@@ -312,6 +325,11 @@ def write_export(
     out.write("\n ]" if rows else "]")
     if _has_precedents(conn):
         out.write(',\n "precedents": ' + dump(_export_precedents(conn, [r[1] for r in rows], session_id, since, until), " "))
+    from .people import facts
+
+    found = facts(conn)  # (the facts about players, when there are any)
+    if found:
+        out.write(',\n "player_facts": ' + dump(found, " "))
     out.write("\n}\n")
     return len(rows)
 
@@ -409,6 +427,7 @@ def import_source(path: str) -> Iterator[tuple[Mapping[str, Any], str]]:
         doc["sessions"] = (_session_doc(conn, r) for r in rows)
         if _has_precedents(conn):
             doc["precedents"] = _export_precedents(conn, [r[1] for r in rows], None, None, None)
+        _add_player_facts(conn, doc)
         yield doc, "ledger"
     except sqlite3.Error as e:
         raise db_error(e, path) from None

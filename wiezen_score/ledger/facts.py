@@ -196,6 +196,11 @@ class Facts:
                     {"session": self.uid("sessions", sid), "reason": reason, "voided_at": at},
                     {"session_id": sid}, sid,
                 )  # fmt: skip
+        elif kind == "people":
+            q = "SELECT id, uid, action, name, other, date, created_at FROM player_facts" + (" WHERE id = ?" if one else "")
+            for i, uid, action, name, other, date, at in c.execute(q, rid_arg):
+                yield (i, 0), ({"uid": uid, "action": action, "name": name, "other": other, "date": date,
+                                "created_at": at}, {"id": i}, None)
         elif kind == "version":
             q = ("SELECT precedent_id, version, title, ruling, tags, note, edited_at FROM precedent_versions"
                  + (" WHERE precedent_id = ? AND version = ?" if one else ""))

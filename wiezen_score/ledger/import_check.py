@@ -91,8 +91,33 @@ def validate_header(doc: object) -> None:
         _need(isinstance(sessions, (list, Iterator)), _("the file"), lambda: _('"sessions" must be a list'))
         precs = doc.get("precedents")
         _need(precs is None or isinstance(precs, list), _("the file"), lambda: _('"precedents" must be a list'))
+        _check_player_facts(doc.get("player_facts"))
     except _Bad as bad:
         raise WiezenError(_('cannot import: {bad}').format(bad=bad)) from None
+
+
+def _is_label(text: str) -> bool:
+    """A table's label as `session start --table` keeps it (core/tables.py)."""
+    from ..core.tables import parse_table
+
+    try:
+        return parse_table(text) == text
+    except WiezenError:
+        return False
+
+
+def _check_player_facts(found: Any) -> None:
+    """The facts about players (rename, merge, split) of an export: a list of objects of texts."""
+    from ..core.people import ACTIONS
+
+    _need(found is None or isinstance(found, list), _("the file"), lambda: _('"player_facts" must be a list'))
+    for i, f in enumerate(found or []):
+        where = f"player_facts[{i}]"
+        _need(isinstance(f, dict), where, lambda: _("must be an object"))
+        for k in ("uid", "action", "name", "other", "date", "created_at"):
+            if not (isinstance(f.get(k), str) and f[k].strip() != "" and len(f[k]) <= 200):
+                raise _bad(where, _('"{key}" must be a non-empty text').format(key=k))
+        _need(f["action"] in ACTIONS, where, lambda: _('"action" must be one of {actions}').format(actions=", ".join(ACTIONS)))
 
 
 _ENTRY_KEYS = frozenset(("uid", *_ENTRY_FIELDS, "void"))
@@ -226,6 +251,8 @@ def check_session(s: object, i: int, seen_sessions: set[str], seen_entries: set[
         _need(s.get("tag") is None or (isinstance(s["tag"], str) and bool(TAG_RE.match(s["tag"]))), w,
               lambda: _('"tag" must be one word (letters, digits, -, ., _) or null'))
         for k in ("round", "table"):
+            if k == "table" and isinstance(s.get(k), str) and _is_label(s[k]):
+                continue  # a table's label (terras)
             _need(s.get(k) is None or (_is_int(s[k]) and 1 <= s[k] <= MAX_ROUND), w, lambda: _('"{k}" must be 1 to {max_round} or null').format(k=k, max_round=MAX_ROUND))  # noqa: B023
         try:
             _need(parse_date(s["date"]).isoformat() == s["date"], w, lambda: _('bad date {date}').format(date=repr(s['date'])))

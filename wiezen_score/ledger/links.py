@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Link:
     token: str
-    table: int  # 0: the evening without a table
+    table: int | str  # its number or label; 0: the evening without a table
     replaced: bool = False
 
 
-def link_of(led: Ledger, table: int) -> str:
+def link_of(led: Ledger, table: int | str) -> str:
     """The current token of ``table``, made (and kept) the first time it is asked for."""
     row = led.conn.execute(
         "SELECT token FROM scorer_links WHERE table_no = ? AND replaced_at IS NULL", (table,)).fetchone()
@@ -41,7 +41,7 @@ def link_of(led: Ledger, table: int) -> str:
 def find(led: Ledger, token: str) -> Link | None:
     """The table a token is the link of (current or replaced); None for a token the ledger never made."""
     row = led.conn.execute("SELECT table_no, replaced_at FROM scorer_links WHERE token = ?", (token,)).fetchone()
-    return None if row is None else Link(token, int(row[0]), row[1] is not None)
+    return None if row is None else Link(token, row[0] if isinstance(row[0], str) else int(row[0]), row[1] is not None)
 
 
 def replace_all(led: Ledger) -> int:

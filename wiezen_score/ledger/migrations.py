@@ -21,6 +21,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
     a migration is due: the everyday path reads SCHEMA_VERSION only.)
     """
     from . import schema
+    from .people import m013_players
     from .precedents import m002_precedents, m008_rulings_view
     from .sixths import m014_sixths
     from .standings import club_views_migration
@@ -38,7 +39,9 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
         ("m010_rounds_index", schema.m010_rounds_index),
         ("m011_tables", schema.m011_tables),
         ("m012_scorer_links", schema.m012_scorer_links),
+        ("m013_players", m013_players),
         ("m014_sixths", m014_sixths),
+        ("m014_night_rounds", schema.m014_night_rounds),
         ("m015_session_voids", schema.m015_session_voids),
         ("m016_seat_entries", schema.m016_seat_entries),
     ]
@@ -50,7 +53,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
     "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",
-    "m012_scorer_links", "m014_sixths", "m015_session_voids", "m016_seat_entries",
+    "m012_scorer_links", "m013_players", "m014_sixths", "m014_night_rounds", "m015_session_voids", "m016_seat_entries",
 )
 SCHEMA_VERSION = len(MIGRATION_NAMES)
 

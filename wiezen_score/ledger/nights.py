@@ -22,6 +22,13 @@ if TYPE_CHECKING:
     from .store import Ledger
 
 
+def planned_rounds(led: Ledger, night: Night) -> int | None:
+    """The rounds the night was started with (None: not said)."""
+    row = led.conn.execute("SELECT rounds FROM night_rounds WHERE date = ? AND name = ? AND tag IS ? ORDER BY rowid DESC "
+                           "LIMIT 1", (night.date, night.name, night.tag)).fetchone()
+    return None if row is None else int(row[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Night:
     """Which sessions make the night: its date, name and tag; ``open``: a round is being played."""
@@ -69,13 +76,17 @@ def unfinished(led: Ledger, tables: Sequence[SessionInfo]) -> list[str]:
 
 
 def play_round(led: Ledger, ending: Sequence[SessionInfo], seating: Sequence[Sequence[str]], rnd: int, rules: HouseRules,
-               rules_text: str, name: str, date: str, tag: str | None) -> list[SessionInfo]:
+               rules_text: str, name: str, date: str, tag: str | None, rounds: int | None = None) -> list[SessionInfo]:
     """End the tables of ``ending`` (each sealed) and open one table per list of ``seating`` (round ``rnd``, tables
-    1, 2 ...), all in one write: the night never stands half-way between two rounds."""
+    1, 2 ...), all in one write: the night never stands half-way between two rounds. ``rounds``: the night's
+    length, kept when it starts."""
     from .rows import end_session_row, insert_seal, now
 
     with led.write() as c:
         ts = now()
+        if rounds is not None:
+            c.execute("INSERT INTO night_rounds (date, name, tag, rounds, created_at) VALUES (?, ?, ?, ?, ?)",
+                      (date, name, tag, rounds, ts))
         for s in ending:
             if c.execute("SELECT ended_at FROM sessions WHERE id = ?", (s.id,)).fetchone()[0] is not None:
                 raise WiezenError(_("table {table} (session {id}) was ended meanwhile: nothing written").format(
@@ -93,6 +104,8 @@ def standing(led: Ledger, c: Competition | None, night: Night, players: Sequence
     from ..core.night import night_standing
 
     scope = Scope(name=night.name or "night", tags=(night.tag,) if night.tag else ())
+    person = led.person_names()  # a merged player is one person: ranked and seated under the name he goes by
+    players = list(dict.fromkeys(person.get(p.casefold(), p) for p in players))
     rows = [r for r in led.table_rows(scope, night.date) if r.round is not None]
     return night_standing(c, rows, players)
 
@@ -107,8 +120,11 @@ def night_doc(led: Ledger, c: Competition | None, night: Night) -> NightDoc:
     rnd = max((s.round or 0 for s in tables), default=0)
     last = current or [s for s in tables if s.round == rnd]
     st = standing(led, c, night, [p for s in last for p in s.players])
+    rounds = planned_rounds(led, night)
+    if rounds is not None and rnd >= rounds:
+        current = []  # the last round: no next one to seat
     return {
-        "night": {"name": night.name, "date": night.date, "round": rnd, "rounds": None},
+        "night": {"name": night.name, "date": night.date, "round": rnd, "rounds": rounds},
         "tables": [{"table": s.table, "session": s.id, "round": s.round, "players": list(s.at_table),
                     "totals": {p: plain(v) for p, v in led.totals(s.id).items()}, "deals": deals_played(led, s.id),
                     "open": s.ended_at is None} for s in tables],

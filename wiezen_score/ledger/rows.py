@@ -48,7 +48,7 @@ class SessionInfo:
     plan: str | None = None  # the evening's length: "deals 24", "rounds 6", "target 100" (core/evening.py)
     tag: str | None = None  # the competition the session belongs to (None: none)
     round: int | None = None  # on a night with several tables: the round ...
-    table: int | None = None  # ... and the table number
+    table: int | str | None = None  # ... and the table: its number or its label (``terras``)
     # after `session join` / `session leave`: ``players`` is everyone who sat at the table that evening (the
     # sheet's columns, the joined ones after the others); ``initial`` the seat order the session started with,
     # ``seating`` the seat order now (both empty when nobody came or went: then both are ``players``)
@@ -229,7 +229,7 @@ def insert_house_rules(conn: sqlite3.Connection, name: str, toml: str, reason: s
 def insert_session(
     conn: sqlite3.Connection, *, uid: str, name: str, date: str, rules_name: str, rules_toml: str, first_dealer: int,
     started_at: str, ended_at: str | None, source_hash: str | None, player_ids: Sequence[int], plan: str | None = None,
-    tag: str | None = None, round: int | None = None, table: int | None = None,
+    tag: str | None = None, round: int | None = None, table: int | str | None = None,
 ) -> int:
     """A session and its seats (player ids in seat order); ``plan``: the evening's length (core/evening.py);
     ``tag``, ``round``, ``table``: what a competition selects it by (core/competition.py)."""

@@ -237,6 +237,14 @@ def m016_seat_entries(db: Database) -> None:
     db.execute("CREATE INDEX entries_seats ON entries(session_id) WHERE kind IN ('join', 'leave')")
 
 
+def m014_night_rounds(db: Database) -> None:
+    """How many rounds a night was started with (`night start --rounds N`): one row per night, by its date, name and
+    tag (a night is the sessions that carry them, ledger/nights.py); a night started without --rounds has none."""
+    db.execute("CREATE TABLE night_rounds (date TEXT NOT NULL, name TEXT NOT NULL, tag TEXT, "
+               "rounds INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 99), created_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX night_rounds_night ON night_rounds(date, name)")
+
+
 def m010_rounds_index(db: Database) -> None:
     """The rounds owed (penalties "een rondje geven") are read through an index of their own, so that `play`
     and `sheet` need not scan a long session for them."""

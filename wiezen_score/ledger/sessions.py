@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 #: the table a command works at (`--table N`, $WIEZEN_TABLE), for every ledger opened while it runs; None: the open
 #: session when only one is open (a server that follows several tables gives each ledger its own, ``Sessions.table``)
-CHOSEN_TABLE: ContextVar[int | None] = ContextVar("wiezen_table", default=None)
+CHOSEN_TABLE: ContextVar[int | str | None] = ContextVar("wiezen_table", default=None)
 
 
 class SessionItem(TypedDict):
@@ -43,9 +43,9 @@ class Sessions(Players):
     """Sessions: one open session, or one open session per table on a club night; an ended one is sealed."""
 
     #: the table this ledger works at: set by its user, else :data:`CHOSEN_TABLE` when it is read
-    table: int | None = None
+    table: int | str | None = None
 
-    def chosen_table(self) -> int | None:
+    def chosen_table(self) -> int | str | None:
         return self.table if self.table is not None else CHOSEN_TABLE.get()
 
     def open_sessions(self) -> list[SessionInfo]:
@@ -146,7 +146,7 @@ class Sessions(Players):
             raise WiezenError(_("no open session: start one with `wiezen session start --players jan,piet,mieke,lotte`"))
         return s
 
-    def _may_open(self, names: Sequence[str], table: int | None) -> None:
+    def _may_open(self, names: Sequence[str], table: int | str | None) -> None:
         """A new open session: alone, or at a table of its own beside other tables, none of its players at another."""
         open_now = self.open_sessions()
         if not open_now:
@@ -189,7 +189,7 @@ class Sessions(Players):
         plan: str | None = None,
         tag: str | None = None,
         round: int | None = None,
-        table: int | None = None,
+        table: int | str | None = None,
     ) -> int:
         """Insert a session (inside a write transaction); players are named as first recorded. ``plan``: the
         evening's length (core/evening.py)."""
@@ -216,7 +216,7 @@ class Sessions(Players):
         plan: str | None = None,
         tag: str | None = None,
         round: int | None = None,
-        table: int | None = None,
+        table: int | str | None = None,
     ) -> SessionInfo:
         """Start a session: the one way `session start`, `play` and `replay` open one.
 

@@ -95,7 +95,11 @@ _IN_RANGE = "(:since IS NULL OR s.date >= :since) AND (:until IS NULL OR s.date 
 # `wiezen standings`: an evening is a date (a club night's tables, a player's two sessions of one day, make one), so
 # evenings, best, worst and the average are per date; sessions (tables) are counted apart. (The Datasette view above
 # keeps the per-session figures of the schema it was made with.)
-_DATED = _EVENINGS.replace("SELECT st.session_id AS sid,", "SELECT st.session_id AS sid, s.date AS date,")
+# A player is a person (ledger/people.py): the names that are one person count once, under the name he goes by.
+_DATED = (_EVENINGS.replace("SELECT st.session_id AS sid, st.player_id AS pid,",
+                            "SELECT st.session_id AS sid, s.date AS date, pp.person_id AS pid,")
+          .replace("JOIN seats st ON st.session_id = s.id", "JOIN seats st ON st.session_id = s.id "
+                   "JOIN people pp ON pp.player_id = st.player_id"))
 _BY_DATE = """
 SELECT p.name AS player, a.points AS points, d.evenings AS evenings, a.sessions AS sessions, a.deals AS deals,
        a.taken AS taken, a.made AS made,
@@ -105,7 +109,7 @@ FROM (SELECT pid, total(pts) AS points, count(*) AS sessions, sum(deals) AS deal
              sum(made) AS made FROM evening GROUP BY pid) a
 JOIN (SELECT pid, count(*) AS evenings, max(pts) AS best, min(pts) AS worst, round(avg(pts), 2) AS average
       FROM (SELECT pid, date, total(pts) AS pts FROM evening GROUP BY pid, date) GROUP BY pid) d ON d.pid = a.pid
-JOIN players p ON p.id = a.pid
+JOIN people p ON p.player_id = a.pid
 ORDER BY points DESC, p.name COLLATE NOCASE"""
 
 _STANDINGS = "WITH" + _DATED.format(evenings="player_evenings", where=_IN_RANGE) + _BY_DATE
@@ -216,7 +220,7 @@ def season_series(
     """
     rows = conn.execute(
         "SELECT s.id, s.date, p.name, coalesce(pe.points, 0.0) FROM sessions s "
-        f"JOIN seats st ON st.session_id = s.id AND {SEATED} JOIN players p ON p.id = st.player_id "
+        f"JOIN seats st ON st.session_id = s.id AND {SEATED} JOIN people p ON p.player_id = st.player_id "
         "LEFT JOIN player_evenings pe ON pe.session_id = s.id AND pe.player_id = st.player_id "
         f"WHERE {_IN_RANGE} ORDER BY s.date, s.id, st.seat",
         {"since": since, "until": until},

@@ -17,8 +17,12 @@ def night_text(doc: NightDoc) -> str:
     from .render import table
 
     n = doc["night"]
-    out = [_("{name} {date}, round {round}").format(name=n["name"] or _("the night"), date=date_text(n["date"]),
-                                                     round=n["round"]).strip()]
+    if n.get("rounds"):
+        out = [_("{name} {date}, round {round} of {rounds}").format(
+            name=n["name"] or _("the night"), date=date_text(n["date"]), round=n["round"], rounds=n["rounds"]).strip()]
+    else:
+        out = [_("{name} {date}, round {round}").format(name=n["name"] or _("the night"), date=date_text(n["date"]),
+                                                         round=n["round"]).strip()]
     for t in doc["tables"]:
         state = _("playing") if t["open"] else _("ended")
         totals = ", ".join(f"{p} {signed(v)}" for p, v in t["totals"].items())

@@ -71,7 +71,8 @@ def room_fragment(doc: RoomDoc) -> str:
     if night is not None:
         n = night["night"]
         name = n["name"] or _("The night")
-        rnd = _("round {round}").format(round=n["round"])
+        rnd = (_("round {round} of {rounds}").format(round=n["round"], rounds=n["rounds"]) if n.get("rounds")
+               else _("round {round}").format(round=n["round"]))
         out.append(f"<h1>{_e(name)} · {_e(date_text(n['date']))} · {_e(rnd)}</h1>")
     else:
         heading = _("The room")
@@ -115,7 +116,7 @@ def room_page(doc: RoomDoc) -> str:
             f'<main id="room">{room_fragment(doc)}</main><script>{ROOM_SCRIPT}</script></body></html>\n')
 
 
-def cards_page(cards: Sequence[tuple[int, str, str]]) -> str:
+def cards_page(cards: Sequence[tuple[int | str, str, str]]) -> str:
     """/qr: one card per table to print and put on it: its label, the QR code of its scorer's link, the link."""
     how = _e(_("The scorer scans this code to record the deals."))
     body = []

@@ -61,7 +61,7 @@ class Followed:
 class LiveSheet(Followed):
     """The latest rendering of the sheet, and the thread that keeps it current."""
 
-    def __init__(self, path: str, session_id: int | None, table: int | None = None) -> None:
+    def __init__(self, path: str, session_id: int | None, table: int | str | None = None) -> None:
         super().__init__(path)
         self.session_id = session_id  # None: follow the open session, else the newest
         self.table = table  # a club night's table: its open session, else its latest

@@ -1,7 +1,7 @@
 """The room's state: every open table's totals and last deals, the night; and the poller that keeps it current.
 
 One poller for the whole room (ledger/watch.py: a change anywhere reads the room again, once), which also renders
-again the live sheets that follow it: each table's own (`/t/N`, made when first asked for) and the page of the one
+again the live sheets that follow it: each table's own (`/t/T`, made when first asked for) and the page of the one
 open session (`/`, when only one is open), so that a room of 20 tables has one poller, not 21. A table opened after the server started gets its
 scorer's link at once (made and kept in the ledger; ``on_new_table`` says it on the terminal).
 """
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.errors import WiezenError
+from ..core.tables import table_key
 from .live import Followed, LiveSheet, poll
 
 if TYPE_CHECKING:
@@ -26,13 +27,13 @@ LAST_DEALS = 3  # the last entries each table shows in the room
 
 
 class Room(Followed):
-    def __init__(self, path: str, on_new_table: Callable[[int], None] | None = None,
+    def __init__(self, path: str, on_new_table: Callable[[int | str], None] | None = None,
                  single: LiveSheet | None = None) -> None:
         super().__init__(path)
         self.single = single  # the page of the one open session, kept current by this poller too
         self.doc: RoomDoc = {"tables": [], "night": None}
-        self.tables: dict[int, LiveSheet] = {}
-        self.seen: set[int] = set()
+        self.tables: dict[int | str, LiveSheet] = {}
+        self.seen: set[int | str] = set()
         self.on_new_table = on_new_table
         self.lock = threading.Lock()
 
@@ -53,14 +54,14 @@ class Room(Followed):
                            "totals": dict(led.totals(s.id)), "last": [f"#{e['no']} {e['text']}" for e in entries[-LAST_DEALS:]]})
         n = current_night(led)
         doc: RoomDoc = {"tables": tables, "night": night_doc(led, None, n) if n is not None and n.open else None}
-        new = {int(t["table"] or 0) for t in tables} - self.seen
+        new = {t["table"] or 0 for t in tables} - self.seen
         if doc == self.doc and not new:
             return
         with self.cond:
             self.doc, self.fragment = doc, room_fragment(doc)
             self.gen += 1
             self.cond.notify_all()
-        for t in sorted(new):
+        for t in sorted(new, key=table_key):
             self.seen.add(t)
             if self.on_new_table is not None:
                 self.on_new_table(t)
@@ -87,7 +88,7 @@ class Room(Followed):
         return json.dumps(night if night is not None else {"night": None, "tables": [], "ranking": [], "next": None},
                           ensure_ascii=False, indent=2) + "\n"
 
-    def table(self, no: int) -> LiveSheet:
+    def table(self, no: int | str) -> LiveSheet:
         """Table ``no``'s live sheet (its open session, else its latest), made and started when first asked for; a
         table the ledger has no session at is a WiezenError."""
         with self.lock:

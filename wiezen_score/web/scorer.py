@@ -55,7 +55,7 @@ class Scorer:
 
     path: str
     session_id: int | None = None
-    table: int | None = None  # a club night's table: the link records only there, round after round
+    table: int | str | None = None  # a club night's table: the link records only there, round after round
     upcoming: NextSession = field(default_factory=NextSession)
 
     def answer(self, action: str, line: str, confirm: bool = False, expect: int | None = None) -> FormAnswer:

@@ -44,7 +44,7 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], live: LiveSheet, room: Room | None, read_only: bool,
-                 pinned_table: int | None = None) -> None:
+                 pinned_table: int | str | None = None) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
@@ -52,7 +52,7 @@ class Server(ThreadingHTTPServer):
         self.room = room  # None: the page is pinned to one session (--session)
         self.read_only = read_only
         self.pinned_table = pinned_table  # with --session: its table (0: none), the only one its link records at
-        self.scorers: dict[int, Scorer] = {}
+        self.scorers: dict[int | str, Scorer] = {}
         self._names: frozenset[str] | None = None  # (host_names)
         self.streams = 0
         self.lock = threading.Lock()  # one write at a time, and the table of answered forms
@@ -93,7 +93,7 @@ class Server(ThreadingHTTPServer):
             return None
         return self.link_of(self.pinned_table or 0)
 
-    def link_of(self, table: int) -> str:
+    def link_of(self, table: int | str) -> str:
         """Table ``table``'s scorer's token (made and kept in the ledger the first time)."""
         from .. import ledger
         from ..ledger.links import link_of
@@ -110,14 +110,14 @@ class Server(ThreadingHTTPServer):
         with ledger.open_ledger(self.live.path, readonly=True) as led:
             return find(led, token)
 
-    def scorer(self, table: int) -> Scorer:
+    def scorer(self, table: int | str) -> Scorer:
         """The scorer's side of a table's link (kept: what is typed before `players` carries on between forms)."""
         got = self.scorers.get(table)
         if got is None:
             got = self.scorers[table] = Scorer(self.live.path, self.live.session_id, table or None)
         return got
 
-    def sheet_of(self, table: int) -> LiveSheet:
+    def sheet_of(self, table: int | str) -> LiveSheet:
         """The live sheet a table's pages show (0: the one session followed, as without tables)."""
         if table and self.room is not None:
             return self.room.table(table)
@@ -210,13 +210,18 @@ class Handler(BaseHTTPRequestHandler):
     def _replaced(self) -> None:
         self._send(HTTPStatus.GONE, _("this link was replaced: scan the new code") + "\n", "text/plain")
 
-    def _table_path(self, path: str) -> tuple[int, str] | None:
-        """/t/N, /t/N/sheet.json, /t/N/events: (N, the rest)."""
+    def _table_path(self, path: str) -> tuple[int | str, str] | None:
+        """/t/T, /t/T/sheet.json, /t/T/events (T: a table's number or label, terras): (T, the rest)."""
+        from ..core.tables import parse_table
+
         if not path.startswith("/t/"):
             return None
         no, _sep, rest = path[3:].partition("/")
-        n = as_count(no)
-        return None if n is None or not 1 <= n <= 999 else (n, "/" + rest if rest else "")
+        try:
+            t = parse_table(no)
+        except WiezenError:
+            return None
+        return t, "/" + rest if rest else ""
 
     # -- GET -----------------------------------------------------------------
     def do_HEAD(self) -> None:
@@ -297,7 +302,7 @@ class Handler(BaseHTTPRequestHandler):
 
         got = self._table_path(path)
         if got is None or got[1] not in ("", "/sheet.json", "/events"):
-            self._plain(HTTPStatus.NOT_FOUND, "not found: a table's sheet is at /t/N")
+            self._plain(HTTPStatus.NOT_FOUND, "not found: a table's sheet is at /t/N (its number or label)")
             return
         try:
             live = self.server.sheet_of(got[0])
@@ -440,7 +445,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool,
-                new_links: bool = False, on_new_table: Callable[[int], None] | None = None) -> Server:
+                new_links: bool = False, on_new_table: Callable[[int | str], None] | None = None) -> Server:
     """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its pages rendered once (a
     ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
     :meth:`Server.shut`). Without ``session_id`` it serves the room: every open table. ``new_links``: the scorer's
