@@ -136,9 +136,10 @@ def test_with_the_token_the_form_records_through_the_ledger(db):
         answer = json.loads(body)
         assert status == 200 and answer["ok"], answer
         assert answer["message"].startswith("#4 alleen 5 piet 6")
-        # the same form again (a phone retrying): answered as before, not recorded twice
+        # the same form again (a phone retrying): answered as before, saying so, not recorded twice
         again = json.loads(srv.post(entry, form("entry", "alleen 5 piet 6", "n1"), JSON)[2])
-        assert {k: v for k, v in again.items() if k != "nonce"} == {k: v for k, v in answer.items() if k != "nonce"}
+        assert again["repeat"] is True and again["message"] == "already recorded: " + answer["message"]
+        assert len(sheet_json(db)["entries"]) == 4
         assert json.loads(srv.post(entry, form("pass", "", "n2"), JSON)[2])["ok"]
         # undo asks first (as play does), about the entry it names; the yes is the same form with confirm=1
         asked = json.loads(srv.post(entry, form("undo", "", "n3"), JSON)[2])

@@ -27,11 +27,12 @@ if TYPE_CHECKING:
     from ..core.evening import Plan
     from ..core.rules import HouseRules
     from ..core.scoring import Points
+    from ..core.session import EntryInput
     from ..ledger import Ledger, SessionInfo
 
 __all__ = [
     "HELP", "QUIT_WORDS", "YES_WORDS",
-    "Answer", "NextSession", "Note", "Preview", "Question", "SessionIsOpen", "SheetView", "Table",
+    "Answer", "Ended", "NextSession", "Note", "Preview", "Question", "SessionIsOpen", "SheetView", "Table",
 ]
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -107,6 +108,9 @@ class Answer:
     recorded: str = ""  # '#4 alleen 5 piet 6: ...' when the line recorded an entry (the prompt shows the sheet)
     question: Question | None = None
     stop: bool = False  # quit: the prompt stops reading
+    entry: int | None = None  # the row id of the entry the line recorded (a rondje pas taken back at once: its undo)
+    kind: str = ""  # and its kind: deal, pass, redeal, penalty
+    ended: Ended | None = None  # `end`: the session, its seal and totals
 
     @property
     def notes(self) -> list[Note]:
@@ -118,6 +122,15 @@ class Answer:
         if self.question is not None:
             return self.question.text
         return "\n".join([self.recorded] * bool(self.recorded) + [n.text for n in self.notes])
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A session that `end` closed: the phone shows its seal large, and the payments."""
+
+    session: int
+    seal: str
+    totals: dict[str, Points]
 
 
 @dataclass
@@ -170,6 +183,7 @@ class Table:
     last: int = 6
     upcoming: NextSession = field(default_factory=NextSession)
     files: bool = True  # a `rules` line may name a TOML file (not from the phone: see service/rules.py)
+    again: bool = False  # the same deal as the one before asks "again?" first (the phone: a double tap's risk)
 
     # -- one line -----------------------------------------------------------------------------------------
     def handle(self, raw: str, confirm: bool = False, expect: int | None = None) -> Answer:
@@ -213,6 +227,10 @@ class Table:
             return self.amend(s, item, confirm, expect)
         from ..ledger.documents import evening_progress
 
+        if self.again and item.kind == "deal":
+            asked = self._again(s, item, confirm, expect)
+            if asked is not None:
+                return asked
         no, sc = self.led.record(item)
         parts: list[Part] = [self.view(s)]
         p = evening_progress(self.led, s, sc.kind == "deal")
@@ -222,7 +240,23 @@ class Table:
             # a penalty with a reason offers to become a precedent, without leaving the prompt
             parts.append(Note(_("hint: to keep this ruling for next time, type: precedent {title}: WHAT WAS DECIDED").format(
                 title=item.reason.strip()), "hint"))
-        return Answer(tuple(parts), recorded=recorded_line(no, sc, s.players))
+        rows = self.led.entries(s, since_no=no)
+        return Answer(tuple(parts), recorded=recorded_line(no, sc, s.players), entry=rows[-1].id if rows else None,
+                      kind=sc.kind)
+
+    def _again(self, s: SessionInfo, item: EntryInput, confirm: bool, expect: int | None) -> Answer | None:
+        """The question before a deal that is the same as the last entry that counts (None: not the same, or the
+        yes to the question about that entry); a yes given about another entry records nothing."""
+        counting = [r for r in self.led.entries(s) if not r.voided]
+        last = counting[-1] if counting else None
+        if confirm and expect is not None:
+            if last is None or expect != last.id:
+                raise WiezenError(_("nothing recorded: the sheet changed since the question; look at it and try again"))
+            return None
+        if last is None or last.kind != "deal" or self.led.preview(item)[1].text != last.text:
+            return None
+        return Answer(question=Question(_("#{number} was the same deal: {text}. Record it again?").format(
+            number=last.no, text=row_words(last)), _("not recorded"), last.id))
 
     def preview(self, raw: str) -> Preview:
         """What the line would record (a deal, a rondje pas, a redeal, a penalty), scored, without writing: the
@@ -343,7 +377,7 @@ class Table:
             raise WiezenError(_("nothing ended: session {id} is open now, not session {asked}").format(id=s.id, asked=expect))
         self.led.end_session()
         totals = self.led.totals(s.id)
-        seal = self.led.seal(s.id)
+        seal = self.led.seal(s.id) or ""
         # the next session of the evening is played under the same house rules and name unless the lines say otherwise
         self.upcoming = NextSession(name=s.name, rules=s.rules, rules_text=s.rules_toml, tag=s.tag)
         kept = (_("the next session keeps the house rules {rules} and the name '{name}' (type 'rules NAME' or 'session "
@@ -355,7 +389,7 @@ class Table:
                 id=s.id, totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())),
             _("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
                 seal=seal, id=s.id),
-            self._rounds_owed(s), kept))
+            self._rounds_owed(s), kept), ended=Ended(s.id, seal, dict(totals)))
 
     # -- what is asked about --------------------------------------------------------------------------------------
     def sheet(self, args: list[str]) -> Answer:

@@ -151,8 +151,9 @@ def _recent(doc: SheetDoc) -> str:
             )
         else:
             body = ('<span class="tag">' + _e(_("no points")) + '</span>')
+        line = str(e["text"]) + (" " + str(e["reason"]) if e["kind"] in ("penalty", "redeal") and e.get("reason") else "")
         items.append(
-            '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
+            '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '" data-line="' + _e(line) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
         )
     return f'<ol class="recent">{"".join(items)}</ol>'
 
@@ -230,9 +231,12 @@ def sheet_fragment(doc: SheetDoc) -> str:
 
 
 def event_data(gen: int, doc: SheetDoc, fragment: str) -> str:
-    """The data line of one server-sent event: what the page's script swaps in (one line of JSON)."""
+    """The data line of one server-sent event: what the page's script swaps in (one line of JSON; ``strip``: the
+    scorer's compact totals)."""
+    from .phone import strip
+
     return json.dumps(
-        {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment},
+        {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment, "strip": strip(doc)},
         ensure_ascii=False, separators=(",", ":"),
     )
 
@@ -294,25 +298,6 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
 .full th, .full td { border-bottom: 1px solid #bbb; padding: 0.15rem 0.4rem; text-align: left; }
 .full td.n { text-align: right; }
 .full tr.voided td { text-decoration: line-through; color: #777; }
-/* the scorer's form */
-.scorer { border-top: 2px solid var(--accent); }
-.scorer h2 { color: var(--accent); }
-.line-row { display: flex; gap: 0.4rem; }
-.line-row input { flex: 1 1 auto; min-width: 0; font: inherit; font-size: 1.1rem; padding: 0.55rem; border-radius: 0.5rem;
-  border: 1px solid var(--line); background: #0b0d10; color: var(--text); }
-.keys { display: none; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0; }
-.js .keys { display: flex; }
-button { font: inherit; border-radius: 0.5rem; border: 1px solid var(--line); background: var(--panel); color: var(--text);
-  padding: 0.5rem 0.7rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation; }
-button:active { background: var(--line); }
-button.word { background: #242a31; }
-button.player { border-color: #6b5609; }
-button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-color: var(--accent); }
-.actions { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-top: 0.6rem; }
-.msg { min-height: 1.4em; margin: 0.5rem 0 0; white-space: pre-line; }
-.msg.bad { color: var(--neg); }
-.msg.good { color: var(--pos); }
-.preview { min-height: 1.4em; margin: 0.2rem 0 0; color: var(--muted); font-variant-numeric: tabular-nums; }
 @media print {
   :root { color-scheme: light; --bg: #fff; --panel: #fff; --line: #bbb; --text: #000; --muted: #444; --pos: #0a6b1f;
     --neg: #a3160a; --accent: #000; }
@@ -337,84 +322,25 @@ SCRIPT = """
   var main = document.getElementById("sheet"), status = document.getElementById("status");
   var session = main.getAttribute("data-session"), scorer = document.getElementById("scorer");
   function say(text, cls) { status.textContent = text; status.className = "status " + cls; }
-  if (window.EventSource) {
-    var es = new EventSource(main.getAttribute("data-events") || "/events");
+  var mini = document.getElementById("mini"), es = null;
+  function connect() {
+    es = new EventSource(main.getAttribute("data-events") || "/events");
     es.addEventListener("sheet", function (ev) {
       var d = JSON.parse(ev.data);
       if (scorer && String(d.session) !== session) { location.reload(); return; }
       main.innerHTML = d.html; session = String(d.session); document.title = d.title;
-      main.setAttribute("data-gen", String(d.gen)); say("live", "on");
+      if (mini && d.strip !== undefined) mini.innerHTML = d.strip;
+      main.setAttribute("data-gen", String(d.gen)); live();
     });
-    es.onopen = function () { say("live", "on"); };
-    es.onerror = function () { say("reconnecting…", "off"); };
+    es.onopen = live;
+    es.onerror = function () {
+      say("reconnecting…", "off");
+      if (es.readyState === 2) setTimeout(connect, 5000);  // refused (the server is full): try again by itself
+    };
   }
-  if (!scorer) return;
-  var line = document.getElementById("line"), msg = document.getElementById("msg");
-  var nonce = scorer.querySelector("[name=nonce]"), players = scorer.getAttribute("data-players").split(" ");
-  function words() { var t = line.value.trim(); return t ? t.split(/\\s+/) : []; }
-  scorer.addEventListener("click", function (ev) {
-    var b = ev.target.closest ? ev.target.closest("button") : null;
-    if (!b) return;
-    var w = b.getAttribute("data-w"), k = b.getAttribute("data-k");
-    if (w !== null) {
-      var ws = words(), last = ws.length ? ws[ws.length - 1].split("+").pop() : "";
-      if (b.className.indexOf("player") >= 0 && players.indexOf(last) >= 0) ws[ws.length - 1] += "+" + w;
-      else ws.push(w);
-      line.value = ws.join(" "); ev.preventDefault(); return;
-    }
-    if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); ev.preventDefault(); return; }
-    if (k === "clear") { line.value = ""; ev.preventDefault(); return; }
-    if (b.name === "action") { ev.preventDefault(); send(b.value); }
-  });
-  scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
-  // the points the line would record, shown while it is built (nothing is written: /preview)
-  var preview = document.getElementById("preview"), timer = null, shown = "";
-  function look() {
-    var t = line.value.trim();
-    if (t === shown) return;
-    shown = t;
-    if (!t) { preview.textContent = ""; return; }
-    fetch(scorer.getAttribute("action").replace(/[/]entry$/, "/preview") + "?line=" + encodeURIComponent(t),
-          {headers: {"Accept": "application/json"}})
-      .then(function (r) { return r.json(); })
-      .then(function (d) {
-        if (line.value.trim() !== t) return;
-        if (!d.ok) { preview.textContent = ""; preview.className = "preview"; return; }
-        preview.textContent = Object.keys(d.points).map(function (p) {
-          var v = d.points[p]; return p + " " + (v > 0 ? "+" + v : String(v));
-        }).join(", ") + (d.multiplier > 1 ? " (x" + d.multiplier + ")" : "");
-        preview.className = "preview good";
-      })
-      .catch(function () {});
-  }
-  function soon() { clearTimeout(timer); timer = setTimeout(look, 200); }
-  line.addEventListener("input", soon);
-  scorer.addEventListener("click", soon);
-  function send(action, expect) {
-    var body = new URLSearchParams(), again = null;
-    body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
-    if (expect !== undefined) { body.set("confirm", "1"); body.set("expect", String(expect)); }
-    var buttons = scorer.querySelectorAll("button[name=action]");
-    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    msg.className = "msg"; msg.textContent = "…";
-    fetch(scorer.getAttribute("action"), {method: "POST", body: body, headers: {"Accept": "application/json"}})
-      .then(function (r) { return r.json(); })
-      .then(function (d) {
-        if (d.nonce) nonce.value = d.nonce;
-        if (d.question) {  // undo, amend, end: the same line again with the yes
-          if (window.confirm(d.question)) again = d.expect;
-          else { msg.textContent = d.declined; msg.className = "msg"; }
-          return;
-        }
-        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
-        if (d.ok) line.value = "";
-      })
-      .catch(function () { msg.textContent = "No answer: check the sheet before trying again."; msg.className = "msg bad"; })
-      .then(function () {
-        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
-        if (again !== null) send(action, again);
-      });
-  }
+  function live() { say("live", "on"); document.dispatchEvent(new Event("wiezen-live")); }
+  if (window.EventSource) connect();
+  window.addEventListener("pagehide", function () { if (es) es.close(); });  // its place is free at once
 })();
 """
 
@@ -442,37 +368,15 @@ def _sha(text: str) -> str:
 
 def csp() -> str:
     """The Content-Security-Policy of the pages: their own inline styles and scripts (by hash), nothing else."""
+    from .phone import PHONE_CSS, PHONE_SCRIPT
     from .room import ROOM_CSS, ROOM_SCRIPT
 
     return (
-        f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)}; script-src {_sha(script())} {_sha(ROOM_SCRIPT)}; "
+        f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)} {_sha(PHONE_CSS)}; "
+        f"script-src {_sha(script())} {_sha(ROOM_SCRIPT)} {_sha(PHONE_SCRIPT)}; "
         "connect-src 'self'; "
         "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     )
-
-
-def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequence[str], message: str) -> str:
-    def key(word: str, cls: str) -> str:
-        return f'<button type="button" class="{cls}" data-w="{_e(word)}">{_e(word)}</button>'
-
-    contract_keys = "".join(key(c, "word") for c in contracts)
-    player_keys = "".join(key(p, "player") for p in players)
-    number_keys = "".join(key(str(n), "num") for n in range(14))
-    return (
-        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
-            examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"
-        ) + "</p>"
-        "</form>"
-    )
-
-
-def _confirm_form(action: str, nonce: str, form_action: str, line: str, expect: int) -> str:
-    """The yes to a question (undo, amend, end): the same form again with confirm=1 and the question's expect."""
-    hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">' for k, v in (
-        ("action", form_action), ("line", line), ("confirm", "1"), ("expect", str(expect)), ("nonce", nonce + "y")))
-    yes = _e(_("Yes"))
-    return (f'<form class="scorer confirm" method="post" action="{_e(action)}">{hidden}'
-            f'<button type="submit" class="go">{yes}</button></form>')
 
 
 # without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
@@ -490,16 +394,29 @@ def live_page(
     message: str = "",
     confirm: tuple[str, str, int] | None = None,
     events: str = "/events",
+    example: str = "",
 ) -> str:
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
     asks, as a button (for a phone without the script, which asks with a dialog instead)."""
+    from .phone import PHONE_CSS, PHONE_SCRIPT, confirm_form, example_line, scorer_form, strip
+
     body = sheet_fragment(doc) if fragment is None else fragment
-    form = ""
-    if scorer_action is not None:
-        form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
-        if confirm is not None:
-            form += _confirm_form(scorer_action, nonce, *confirm)
-    return (
-        '<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n'
-    )
+    status = '<p class="status" id="status" role="status">' + _e(_("not live")) + '</p>'
+    head = ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" '
+            'content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta '
+            'name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" '
+            'href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + CSS + '</style>')
+    main = ('<main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events)
+            + '" data-gen="' + str(gen) + '">' + body + '</main>')
+    if scorer_action is None:
+        return (head + _NOSCRIPT + '</head><body>' + status + main + '<script>' + script()
+                + '</script></body></html>\n')
+    players = list(doc["session"]["players"])
+    form = scorer_form(scorer_action, nonce, players, contracts, message, example or example_line((), players))
+    if confirm is not None:
+        form += confirm_form(scorer_action, nonce, *confirm)
+    # the scorer's page: compact totals, then the builder (it does not move when the sheet below changes)
+    return (head + '<style>' + PHONE_CSS + '</style></head><body class="scoring"><div class="strip"><ul class="mini" '
+            'id="mini" aria-label="' + _e(_("Totals")) + '">' + strip(doc) + '</ul>' + status + '</div>' + form
+            + main + '<script>' + script() + '</script><script>' + PHONE_SCRIPT + '</script></body></html>\n')

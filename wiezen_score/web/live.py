@@ -68,6 +68,7 @@ class LiveSheet(Followed):
         self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
         self.contracts: list[str] = []
+        self.example = ""  # a deal line the house rules take (the scorer's placeholder)
         self.error = ""
 
     # -- reading -----------------------------------------------------------
@@ -75,6 +76,7 @@ class LiveSheet(Followed):
         """Render the sheet again from ``led`` (its own poller, or a room's that keeps the live sheets following it)."""
         from ..ledger.documents import sheet_doc
         from ..views.live import sheet_fragment
+        from ..views.phone import example_line
 
         led.table = self.table
         s = led.session(self.session_id)
@@ -86,6 +88,7 @@ class LiveSheet(Followed):
             self.doc, self.fragment = doc, fragment
             self.json_text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # what `sheet --json` prints
             self.contracts = [c.name for c in s.rules.contracts]
+            self.example = example_line(s.rules.contracts, s.players)
             self.gen += 1
             self.cond.notify_all()
 

@@ -208,7 +208,7 @@ class Handler(BaseHTTPRequestHandler):
         return found[0]
 
     def _replaced(self) -> None:
-        self._send(HTTPStatus.GONE, _("this link was replaced: scan the new code") + "\n", "text/plain")
+        self._plain(HTTPStatus.GONE, _("this link was replaced: scan the new code"))
 
     def _table_path(self, path: str) -> tuple[int, str] | None:
         """/t/N, /t/N/sheet.json, /t/N/events: (N, the rest)."""
@@ -280,14 +280,14 @@ class Handler(BaseHTTPRequestHandler):
                 self._plain(HTTPStatus.NOT_FOUND, str(e))
                 return
             with live.cond:
-                doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
+                doc, fragment, gen, contracts, example = live.doc, live.fragment, live.gen, live.contracts, live.example
             message = query.get("msg", [""])[0][:300]
             expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
             events = f"/t/{link.table}/events" if link.table and room is not None else "/events"
             page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{link.token}/entry",
                              nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm,
-                             events=events)
+                             events=events, example=example)
             self._send(HTTPStatus.OK, page, "text/html")
         else:
             self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
@@ -408,12 +408,16 @@ class Handler(BaseHTTPRequestHandler):
         nonce = form.get("nonce", [""])[0][:64]
         confirm = form.get("confirm", [""])[0] == "1"  # the yes to the question the line asked
         expect = as_count(form.get("expect", [""])[0][:12])
+        cents = as_count(form.get("cents", [""])[0][:6])  # `end`: a point's worth in the payments
         srv = self.server
         with srv.lock:
             if nonce and nonce in srv.answered:  # the phone sent the same form again (a retry): answer as before
                 status, answer = srv.answered[nonce]
+                if answer["ok"]:
+                    answer = {**answer, "repeat": True, "message": _("already recorded: {message}").format(
+                        message=answer.get("message", ""))}
             else:
-                answer = srv.scorer(link.table).answer(action, line, confirm, expect)
+                answer = srv.scorer(link.table).answer(action, line, confirm, expect, cents)
                 status = HTTPStatus.BAD_REQUEST if "error" in answer else HTTPStatus.OK
                 if nonce:
                     srv.answered[nonce] = (status, answer)
