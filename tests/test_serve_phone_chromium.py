@@ -176,3 +176,67 @@ def test_a_past_deal_is_corrected_or_explained_by_tapping_it_and_the_evening_end
     assert doc["totals"] == {"jan": -1, "piet": -1, "mieke": -9, "lotte": 11}
     assert seal and run(db, "check", "--session", "1", "--seal", seal).returncode == 0  # the seal vouches for it
     assert sorted(paid) == sorted(["jan pays lotte 1 (€0.10)", "piet pays lotte 1 (€0.10)", "mieke pays lotte 9 (€0.90)"])
+
+
+PLACES = """
+const at = el => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.bottom)]; };
+return {line: at(document.getElementById('line')), record: at(document.querySelector('#scorer button[value=entry]')),
+        nine: at(document.querySelector('#scorer button[data-w="9"]')),
+        last: at(document.querySelector('#scorer .actions button:last-child')), height: window.innerHeight};
+"""
+
+SMALL_OR_NAMELESS = """
+const out = [];
+for (const b of document.querySelectorAll('#scorer button, #scorer input:not([type=hidden]), #panel button')) {
+  const r = b.getBoundingClientRect();
+  if (r.width === 0) continue;  // not shown
+  const name = (b.getAttribute('aria-label') || b.textContent || '').trim();
+  if (r.width < 44 || r.height < 44 || !name) out.push([b.outerHTML.slice(0, 60), r.width, r.height, name]);
+}
+return out;
+"""
+
+COVERED = """
+const s = document.getElementById('status').getBoundingClientRect(), out = [];
+for (const el of document.querySelectorAll('body *')) {
+  if (el.id === 'status' || el.contains(document.getElementById('status'))) continue;
+  if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;  // only what shows text
+  const r = el.getBoundingClientRect();
+  if (r.width && r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top) out.push(el.outerHTML.slice(0, 60));
+}
+return out;
+"""
+
+
+def test_the_builder_fits_the_first_screen_and_stays_put(tmp_path, phone):
+    """whisthub's samen has levels 8 to 13: samen, 8, jan, piet, 9, Record is a deal with partner in six taps."""
+    db = tmp_path / "club.db"
+    run(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "whisthub")
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        empty = phone.execute_script(PLACES)
+        assert empty["last"][2] <= empty["height"] == 844, empty  # every key and action in the first screen
+        assert phone.find_element("id", "line").get_attribute("placeholder") == "samen 8 jan+piet 9"
+        for key in ("samen", "8", "jan", "piet", "9"):
+            taps(phone, key)
+        tap(phone, '#scorer button[value="entry"]')  # the sixth tap
+        assert wait_for(lambda: text(phone, "#msg").startswith("#1 samen 8 jan+piet 9")), text(phone, "#msg")
+        assert phone.execute_script(SMALL_OR_NAMELESS) == []
+        assert phone.execute_script(COVERED) == []
+        for i in range(10):  # updates that arrive from elsewhere: nothing of the builder moves
+            assert run(db, "deal", "alleen", "5", "piet", str(6 + i % 3)).returncode == 0
+        assert wait_for(lambda: text(phone, ".recent li .no") == "#11"), text(phone, ".recent li .no")
+        assert phone.execute_script(PLACES) == empty
+        assert phone.execute_script(COVERED) == []
+        shot(phone, "ten-deals")
+        tap(phone, '#scorer button[value="undo"]')  # the panel's buttons too
+        assert wait_for(lambda: panel(phone))
+        assert phone.execute_script(SMALL_OR_NAMELESS) == []
+        answer(phone, "No")
+        # the players' page: the live label covers nothing, at the top and further down
+        phone.get(srv.url)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        assert phone.execute_script(COVERED) == []
+        phone.execute_script("window.scrollTo(0, 400)")
+        assert phone.execute_script(COVERED) == []

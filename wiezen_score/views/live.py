@@ -251,9 +251,9 @@ body { margin: 0; background: var(--bg); color: var(--text);
 main, .scorer { max-width: 40rem; margin: 0 auto; padding: 0.75rem 0.75rem 1.5rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.3rem; margin: 0; }
 h2 { font-size: 0.95rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 1.2rem 0 0.4rem; }
-.top { display: flex; flex-direction: column; gap: 0.1rem; padding-right: 4.5rem; }  /* room for the status */
+.top { display: flex; flex-direction: column; gap: 0.1rem; }  /* (a box of its own: beside the status, not under it) */
 .meta { margin: 0; color: var(--muted); font-size: 0.9rem; }
-.status { position: fixed; top: 0.5rem; right: 0.5rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
+.status { float: right; margin: 0.6rem 0.6rem 0 0.4rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
   background: var(--panel); color: var(--muted); border: 1px solid var(--line); }
 .status.on { color: var(--pos); }
 .status.off { color: var(--neg); }

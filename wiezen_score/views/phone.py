@@ -81,7 +81,7 @@ def scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequ
     words = json.dumps({k: _(v) for k, v in WORDS.items()}, ensure_ascii=False)
     contract_keys = "".join(key(c, "word") for c in contracts)
     player_keys = "".join(key(p, "player") for p in players)
-    number_keys = "".join(key(str(n), "num", _("{n} tricks").format(n=n)) for n in range(14))
+    number_keys = "".join(key(str(n), "num") for n in range(14))  # (a level or the tricks: the number says it)
     penalty_keys = key("renonce", "word") + key("round", "word", _("a round instead of points"))
     buttons = (
         '<button type="submit" name="action" value="pass">Rondje pas</button>'
@@ -130,7 +130,7 @@ def confirm_form(action: str, nonce: str, form_action: str, line: str, expect: i
 PHONE_CSS = """
 .scoring .strip { display: flex; align-items: center; gap: 0.4rem; height: 2.9rem; padding: 0.25rem 0.75rem;
   max-width: 40rem; margin: 0 auto; }
-.scoring .status { position: static; flex: none; }
+.scoring .status { float: none; margin: 0; flex: none; }
 .mini { flex: 1 1 auto; display: grid; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr); gap: 0.3rem;
   min-width: 0; }
 .mini li { background: var(--panel); border-radius: 0.4rem; padding: 0.05rem 0.35rem; white-space: nowrap; overflow: hidden;
@@ -140,7 +140,6 @@ PHONE_CSS = """
 .mini li.dealer { border-color: var(--accent); }
 .mini b { font-variant-numeric: tabular-nums; }
 .scoring .scorer { border-top: 0; border-bottom: 2px solid var(--accent); padding-top: 0.25rem; }
-.scoring .top { padding-right: 0; }
 .line-row { display: flex; gap: 0.4rem; }
 .line-row input { flex: 1 1 auto; min-width: 0; font: inherit; font-size: 1.1rem; padding: 0.55rem; border-radius: 0.5rem;
   border: 1px solid var(--line); background: #0b0d10; color: var(--text); }
