@@ -97,7 +97,8 @@ def test_a_deal_recorded_in_another_process_reaches_an_open_page(db):
         def listen() -> None:
             events = read_events(srv.url + "events", lambda ev: len(ev) >= 2)
             got["at"] = time.monotonic()
-            got["html"] = events[-1]["html"]
+            got["html"] = "".join(events[-1].get("parts", {}).values()) or events[-1].get("html", "")
+            got["whole"] = "html" in events[-1]
 
         t = threading.Thread(target=listen)
         t.start()
@@ -107,6 +108,7 @@ def test_a_deal_recorded_in_another_process_reaches_an_open_page(db):
         t.join(10)  # (a bound on the wait, so that a failure cannot hang the run)
         assert "at" in got, "no event after the deal"
         assert "alleen 5 piet 6" in got["html"]
+        assert got["whole"] is False  # only the parts that changed
         # /sheet.json has it too, and equals the sheet
         assert json.loads(srv.get("/sheet.json")[2]) == sheet_json(db)
 

@@ -240,3 +240,31 @@ def test_the_builder_fits_the_first_screen_and_stays_put(tmp_path, phone):
         assert phone.execute_script(COVERED) == []
         phone.execute_script("window.scrollTo(0, 400)")
         assert phone.execute_script(COVERED) == []
+
+
+def test_a_page_the_full_server_refused_tries_again_by_itself(db, phone, monkeypatch):
+    """One place only, taken by another page: this page is refused (503) and says so; when the other page closes,
+    its place is free at once and this page goes live without a reload."""
+    import socket
+    import threading
+
+    from wiezen_score.web import server as S
+
+    monkeypatch.setattr(S, "MAX_STREAMS", 1)
+    srv = S.make_server(str(db), None, "127.0.0.1", 0, read_only=True)
+    srv.room.start()
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        port = srv.server_address[1]
+        other = socket.create_connection(("127.0.0.1", port), timeout=10)
+        other.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert b"200" in other.recv(100)
+        phone.get(f"http://127.0.0.1:{port}/")
+        phone.execute_script("window.notReloaded = true")
+        assert wait_for(lambda: text(phone, "#status") == "reconnecting…"), text(phone, "#status")
+        other.close()
+        assert wait_for(lambda: text(phone, "#status") == "live", 20), text(phone, "#status")
+        assert phone.execute_script("return window.notReloaded") is True
+    finally:
+        srv.shutdown()
+        srv.shut()

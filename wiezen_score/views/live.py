@@ -20,7 +20,7 @@ from ..core.dates import date_text
 from ..core.i18n import N_, _, dutch, language, ngettext
 from ..core.numbers import decimal, signed
 
-__all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
+__all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment", "sheet_parts"]
 
 RECENT = 8  # how many of the last entries the phone page lists
 
@@ -185,6 +185,11 @@ def _full_table(doc: SheetDoc) -> str:
 
 def sheet_fragment(doc: SheetDoc) -> str:
     """The part of the page that follows the ledger: heading, totals, next dealer, doubling, chart, last deals."""
+    return "".join(sheet_parts(doc))
+
+
+def sheet_parts(doc: SheetDoc) -> list[str]:
+    """:func:`sheet_fragment` as its elements, one string each: an update sends only those that changed."""
     s = doc["session"]
     players = list(s["players"])
     totals = doc["totals"]
@@ -227,18 +232,22 @@ def sheet_fragment(doc: SheetDoc) -> str:
     parts.append('<section class="evening"><h2>' + _e(_("The evening")) + '</h2>' + str(_chart(doc)) + '</section>')
     parts.append('<section class="last"><h2>' + _e(_("Last deals")) + '</h2>' + str(_recent(doc)) + '</section>')
     parts.append('<section class="sheet"><h2>' + _e(_("The sheet")) + '</h2>' + str(_full_table(doc)) + '</section>')
-    return "".join(parts)
+    return parts
 
 
-def event_data(gen: int, doc: SheetDoc, fragment: str) -> str:
+def event_data(gen: int, doc: SheetDoc, fragment: str, parts: Sequence[str] = (), before: Sequence[str] = ()) -> str:
     """The data line of one server-sent event: what the page's script swaps in (one line of JSON; ``strip``: the
-    scorer's compact totals)."""
+    scorer's compact totals). Given the ``parts`` of the fragment and those the page has (``before``), only the parts
+    that changed, by place (``n``: how many there are), when there are as many as before; else the whole fragment."""
     from .phone import strip
 
-    return json.dumps(
-        {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment, "strip": strip(doc)},
-        ensure_ascii=False, separators=(",", ":"),
-    )
+    d: dict[str, object] = {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "strip": strip(doc)}
+    if parts and len(parts) == len(before):
+        d["parts"] = {str(i): p for i, (p, b) in enumerate(zip(parts, before, strict=True)) if p != b}
+        d["n"] = len(parts)
+    else:
+        d["html"] = fragment
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
 
 
 CSS = """
@@ -328,7 +337,11 @@ SCRIPT = """
     es.addEventListener("sheet", function (ev) {
       var d = JSON.parse(ev.data);
       if (scorer && String(d.session) !== session) { location.reload(); return; }
-      main.innerHTML = d.html; session = String(d.session); document.title = d.title;
+      if (d.parts && main.children.length === d.n) {  // only what changed, by place
+        var kids = Array.prototype.slice.call(main.children);
+        for (var i in d.parts) kids[+i].outerHTML = d.parts[i];
+      } else if (d.html !== undefined) main.innerHTML = d.html;
+      session = String(d.session); document.title = d.title;
       if (mini && d.strip !== undefined) mini.innerHTML = d.strip;
       main.setAttribute("data-gen", String(d.gen)); live();
     });

@@ -67,6 +67,7 @@ class LiveSheet(Followed):
         self.table = table  # a club night's table: its open session, else its latest
         self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
+        self.parts: list[str] = []  # the fragment's elements (an update sends those that changed)
         self.contracts: list[str] = []
         self.example = ""  # a deal line the house rules take (the scorer's placeholder)
         self.error = ""
@@ -75,7 +76,7 @@ class LiveSheet(Followed):
     def load(self, led: Ledger) -> None:
         """Render the sheet again from ``led`` (its own poller, or a room's that keeps the live sheets following it)."""
         from ..ledger.documents import sheet_doc
-        from ..views.live import sheet_fragment
+        from ..views.live import sheet_parts
         from ..views.phone import example_line
 
         led.table = self.table
@@ -83,9 +84,9 @@ class LiveSheet(Followed):
         doc = sheet_doc(led, s)
         if doc == self.doc:
             return
-        fragment = sheet_fragment(doc)
+        parts = sheet_parts(doc)
         with self.cond:
-            self.doc, self.fragment = doc, fragment
+            self.doc, self.fragment, self.parts = doc, "".join(parts), parts
             self.json_text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # what `sheet --json` prints
             self.contracts = [c.name for c in s.rules.contracts]
             self.example = example_line(s.rules.contracts, s.players)

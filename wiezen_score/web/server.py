@@ -30,10 +30,12 @@ from ..ledger.links import Link
 from .live import LiveSheet
 from .room import Room
 from .scorer import FormAnswer, Scorer
+from .wire import Stream, accepts_gzip, hung_up
 
 __all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
 
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
+HANGUP_SECONDS = 1.0  # how often an open event stream looks whether its page closed it (its place is then free)
 MAX_BODY = 4096  # bytes of a POST body
 MAX_TARGET = 2048  # characters of a request's path and query
 MAX_STREAMS = 256  # open event streams at once: a club's room (20 tables, 200 phones) and then some (benchmarks/room.py)
@@ -147,8 +149,17 @@ class Handler(BaseHTTPRequestHandler):
     # -- answers -------------------------------------------------------------
     def _send(self, status: int, body: str, ctype: str, extra: dict[str, str] | None = None) -> None:
         data = body.encode("utf-8")
+        zipped = len(data) > 1024 and accepts_gzip(self.headers.get("Accept-Encoding"))
+        if zipped:
+            import gzip
+
+            data = gzip.compress(data, 6, mtime=0)
         self.send_response(status)
         self.send_header("Content-Type", f"{ctype}; charset=utf-8")
+        if zipped:
+            self.send_header("Content-Encoding", "gzip")
+        if len(body) > 1024:
+            self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -336,6 +347,9 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, cards_page(cards), "text/html")
 
     def _events(self, live: LiveSheet | Room) -> None:
+        """The event stream of a page: the rendering now, then what changed at each change (the parts of the sheet
+        that differ from those this page has), gzip-compressed as one stream when the page accepts it; a comment
+        every KEEPALIVE_SECONDS; the place freed as soon as the page closes its end."""
         from ..views.live import event_data
 
         srv = self.server
@@ -346,25 +360,37 @@ class Handler(BaseHTTPRequestHandler):
             srv.streams += 1
         try:
             self.close_connection = True
+            zipped = accepts_gzip(self.headers.get("Accept-Encoding"))
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Accel-Buffering", "no")
+            if zipped:
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Vary", "Accept-Encoding")
             self.end_headers()
-            self.wfile.write(b"retry: 2000\n\n")
-            sent = -1
+            out = Stream(self.wfile, zipped)
+            out.write(b"retry: 2000\n\n")
+            sent, had = -1, list[str]()
+            idle = 0.0
             while not live.stop.is_set():
                 with live.cond:
                     gen, doc, fragment = live.gen, live.doc, live.fragment
+                    parts = live.parts if isinstance(live, LiveSheet) else []
                 if gen != sent:
                     if isinstance(live, LiveSheet):
-                        data, kind = event_data(gen, doc, fragment), "sheet"
+                        data, kind = event_data(gen, doc, fragment, parts, had), "sheet"
                     else:
                         data, kind = json.dumps({"gen": gen, "html": fragment}, ensure_ascii=False), "room"
-                    self.wfile.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
-                    sent = gen
-                elif live.wait(gen, KEEPALIVE_SECONDS) == gen and not live.stop.is_set():
-                    self.wfile.write(b": still here\n\n")
+                    out.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
+                    sent, had, idle = gen, parts, 0.0
+                elif live.wait(gen, HANGUP_SECONDS) == gen and not live.stop.is_set():
+                    if hung_up(self.connection):
+                        break
+                    idle += HANGUP_SECONDS
+                    if idle >= KEEPALIVE_SECONDS:
+                        out.write(b": still here\n\n")
+                        idle = 0.0
         except (TimeoutError, BrokenPipeError, ConnectionResetError, OSError):
             pass  # the phone went away
         finally:
