@@ -137,6 +137,8 @@ def _mult(e: Entry) -> str:
 
 
 def _recent(doc: SheetDoc) -> str:
+    from .fit import entry_words
+
     entries = list(doc["entries"])[-RECENT:][::-1]
     if not entries:
         return ('<p class="none">' + _e(_("No deals yet.")) + '</p>')
@@ -151,7 +153,8 @@ def _recent(doc: SheetDoc) -> str:
             )
         else:
             body = ('<span class="tag">' + _e(_("no points")) + '</span>')
-        line = str(e["text"]) + (" " + str(e["reason"]) if e["kind"] in ("penalty", "redeal") and e.get("reason") else "")
+        # the line that records it again, in the words of the page's language (the builder opens with it to correct it)
+        line = entry_words(e) + (" " + str(e["reason"]) if e["kind"] in ("penalty", "redeal") and e.get("reason") else "")
         items.append(
             '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '" data-line="' + _e(line) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
         )
@@ -361,7 +364,6 @@ SCRIPT = """
 #: the words the script shows; in Dutch the script is served with them translated (and hashed as served)
 _SCRIPT_WORDS = (
     N_("live"), N_("reconnecting…"),
-    N_("No answer: check the sheet before trying again."),
 )
 
 

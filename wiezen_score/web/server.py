@@ -24,13 +24,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..core.errors import WiezenError
-from ..core.i18n import _
+from ..core.i18n import _, speaking
 from ..core.text import as_count
 from ..ledger.links import Link
 from .live import LiveSheet
 from .room import Room
 from .scorer import FormAnswer, Scorer
-from .wire import Stream, accepts_gzip, hung_up
+from .wire import Stream, accepts_gzip, hung_up, spoken
 
 __all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
 
@@ -46,7 +46,7 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], live: LiveSheet, room: Room | None, read_only: bool,
-                 pinned_table: int | None = None) -> None:
+                 pinned_table: int | None = None, fixed_lang: bool = False) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
@@ -54,6 +54,7 @@ class Server(ThreadingHTTPServer):
         self.room = room  # None: the page is pinned to one session (--session)
         self.read_only = read_only
         self.pinned_table = pinned_table  # with --session: its table (0: none), the only one its link records at
+        self.fixed_lang = fixed_lang  # serve --lang: every page in that language, whatever the phone asks
         self.scorers: dict[int, Scorer] = {}
         self._names: frozenset[str] | None = None  # (host_names)
         self.streams = 0
@@ -158,8 +159,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", f"{ctype}; charset=utf-8")
         if zipped:
             self.send_header("Content-Encoding", "gzip")
-        if len(body) > 1024:
-            self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Vary", "Accept-Encoding, Accept-Language")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -240,7 +240,18 @@ class Handler(BaseHTTPRequestHandler):
         self._plain(HTTPStatus.MISDIRECTED_REQUEST, "misdirected request: this server does not answer to that host name")
         return True
 
+    def _language(self) -> str | None:
+        """The language this request is answered in: the phone's (Accept-Language), unless serve was started with
+        --lang; None: the server's."""
+        if self.server.fixed_lang:
+            return None
+        return spoken(self.headers.get("Accept-Language"))
+
     def do_GET(self) -> None:
+        with speaking(self._language()):
+            self._get()
+
+    def _get(self) -> None:
         from ..views.live import live_page
 
         target = self._target()
@@ -257,8 +268,7 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, room_page(doc), "text/html")
         elif path == "/":
             live = srv.live
-            with live.cond:
-                doc, fragment, gen = live.doc, live.fragment, live.gen
+            gen, doc, fragment, _parts = live.rendering()
             self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
         elif path == "/sheet.json":
             with srv.live.cond:
@@ -290,8 +300,9 @@ class Handler(BaseHTTPRequestHandler):
             except WiezenError as e:
                 self._plain(HTTPStatus.NOT_FOUND, str(e))
                 return
+            gen, doc, fragment, _parts = live.rendering()
             with live.cond:
-                doc, fragment, gen, contracts, example = live.doc, live.fragment, live.gen, live.contracts, live.example
+                contracts, example = live.contracts, live.example
             message = query.get("msg", [""])[0][:300]
             expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
@@ -318,8 +329,9 @@ class Handler(BaseHTTPRequestHandler):
         if got[1] == "/events":
             self._events(live)
             return
+        gen, doc, fragment, _parts = live.rendering()
         with live.cond:
-            doc, fragment, gen, text = live.doc, live.fragment, live.gen, live.json_text
+            text = live.json_text
         if got[1] == "/sheet.json":
             self._send(HTTPStatus.OK, text, "application/json")
         else:
@@ -374,9 +386,11 @@ class Handler(BaseHTTPRequestHandler):
             sent, had = -1, list[str]()
             idle = 0.0
             while not live.stop.is_set():
-                with live.cond:
-                    gen, doc, fragment = live.gen, live.doc, live.fragment
-                    parts = live.parts if isinstance(live, LiveSheet) else []
+                if isinstance(live, LiveSheet):
+                    gen, doc, fragment, parts = live.rendering()
+                else:
+                    with live.cond:
+                        gen, doc, fragment, parts = live.gen, live.doc, live.fragment, []
                 if gen != sent:
                     if isinstance(live, LiveSheet):
                         data, kind = event_data(gen, doc, fragment, parts, had), "sheet"
@@ -399,6 +413,10 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- writes --------------------------------------------------------------
     def do_POST(self) -> None:
+        with speaking(self._language()):
+            self._post()
+
+    def _post(self) -> None:
         target = self._target()
         if target is None or self._misdirected():
             return
@@ -470,11 +488,13 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool,
-                new_links: bool = False, on_new_table: Callable[[int], None] | None = None) -> Server:
+                new_links: bool = False, on_new_table: Callable[[int], None] | None = None,
+                fixed_lang: bool = False) -> Server:
     """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its pages rendered once (a
     ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
     :meth:`Server.shut`). Without ``session_id`` it serves the room: every open table. ``new_links``: the scorer's
-    links are replaced (`--new-links`). A port in use or an address that cannot be had is one WiezenError."""
+    links are replaced (`--new-links`); ``fixed_lang``: every page in the language chosen (`--lang`), else in the
+    phone's. A port in use or an address that cannot be had is one WiezenError."""
     from .. import ledger
 
     live = LiveSheet(path, session_id)
@@ -495,7 +515,7 @@ def make_server(path: str, session_id: int | None, host: str, port: int, read_on
             if new_links:
                 replace_all(led)
     try:
-        return Server((host, port), live, room, read_only, pinned)
+        return Server((host, port), live, room, read_only, pinned, fixed_lang)
     except OSError as e:
         if e.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
             raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 from io import BufferedIOBase
 
-__all__ = ["Stream", "accepts_gzip", "hung_up"]
+__all__ = ["Stream", "accepts_gzip", "hung_up", "spoken"]
 
 
 def accepts_gzip(header: str | None) -> bool:
@@ -48,3 +48,23 @@ class Stream:
             data = self.z.compress(data) + self.z.flush(self.flush_mode)
         self.wfile.write(data)
         self.wfile.flush()
+
+
+def spoken(header: str | None) -> str | None:
+    """The language of ours an Accept-Language header prefers ('nl' for nl-BE;q=0.9 before en), None for none."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, item in enumerate((header or "").lower().split(",")[:20]):
+        tag, _sep, params = item.strip().partition(";")
+        lang = tag.strip().split("-")[0]
+        if lang not in ("en", "nl"):
+            continue
+        q = 1.0
+        params = params.replace(" ", "")
+        if params.startswith("q="):
+            try:
+                q = float(params[2:7])
+            except ValueError:
+                continue
+        if q > 0:
+            ranked.append((-q, i, lang))
+    return min(ranked)[2] if ranked else None
