@@ -268,3 +268,28 @@ def test_a_page_the_full_server_refused_tries_again_by_itself(db, phone, monkeyp
     finally:
         srv.shutdown()
         srv.shut()
+
+
+def test_the_page_is_installable_and_opens_without_the_server(db, phone):
+    """On 127.0.0.1 (a secure context, as HTTPS would be): the service worker takes the page, chromium finds nothing
+    against installing it, and with the network gone the page still opens (its last copy) and says it is not live."""
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        assert wait_for(lambda: phone.execute_script("return !!navigator.serviceWorker.controller"), 15)
+        errors = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        assert errors.get("installabilityErrors") == [], errors
+        manifest = phone.execute_cdp_cmd("Page.getAppManifest", {})
+        assert manifest.get("errors") == [] and '"start_url": "/s/' in manifest.get("data", ""), manifest
+        taps(phone, "alleen", "5")
+        phone.execute_cdp_cmd("Network.enable", {})
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        phone.refresh()
+        assert wait_for(lambda: phone.find_elements("css selector", "#scorer .keys button"))
+        assert phone.find_element("id", "line").get_attribute("value") == "alleen 5"  # what was typed, kept
+        assert text(phone, "#status") != "live"
+        shot(phone, "offline-shell")
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        assert wait_for(lambda: text(phone, "#status") == "live", 20)  # and follows the evening again by itself

@@ -357,6 +357,7 @@ SCRIPT = """
   function live() { say("live", "on"); document.dispatchEvent(new Event("wiezen-live")); }
   if (window.EventSource) connect();
   window.addEventListener("pagehide", function () { if (es) es.close(); });  // its place is free at once
+  if (navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(function () {});
 })();
 """
 
@@ -390,7 +391,8 @@ def csp() -> str:
         f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)} {_sha(PHONE_CSS)}; "
         f"script-src {_sha(script())} {_sha(ROOM_SCRIPT)} {_sha(PHONE_SCRIPT)}; "
         "connect-src 'self'; "
-        "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "img-src 'self' data:; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; "
+        "frame-ancestors 'none'"
     )
 
 
@@ -410,6 +412,7 @@ def live_page(
     confirm: tuple[str, str, int] | None = None,
     events: str = "/events",
     example: str = "",
+    manifest: str = "/manifest.webmanifest",
 ) -> str:
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
@@ -420,8 +423,9 @@ def live_page(
     status = '<p class="status" id="status" role="status">' + _e(_("not live")) + '</p>'
     head = ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" '
             'content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta '
-            'name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" '
-            'href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + CSS + '</style>')
+            'name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="manifest" '
+            'href="' + _e(manifest) + '"><link rel="icon" href="/icon.svg" type="image/svg+xml"><link '
+            'rel="apple-touch-icon" href="/icon-192.png"><title>' + _e(page_title(doc)) + '</title><style>' + CSS + '</style>')
     main = ('<main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events)
             + '" data-gen="' + str(gen) + '">' + body + '</main>')
     if scorer_action is None:

@@ -189,7 +189,7 @@ PHONE_SCRIPT = r"""
   if (!form) return;
   var W = JSON.parse(form.getAttribute("data-words"));
   var line = document.getElementById("line"), msg = document.getElementById("msg");
-  var preview = document.getElementById("preview"), nonce = form.querySelector("[name=nonce]");
+  var preview = document.getElementById("preview");
   var panel = document.getElementById("panel"), ptext = document.getElementById("panel-text");
   var pmore = document.getElementById("panel-more"), pbuttons = document.getElementById("panel-buttons");
   var mode = document.getElementById("mode"), modeText = document.getElementById("mode-text");
@@ -200,6 +200,14 @@ PHONE_SCRIPT = r"""
   function put(k, v) {
     try { if (v === null || v === "") window.localStorage.removeItem(key + k); else window.localStorage.setItem(key + k, v); }
     catch (e) { /* private mode: nothing kept */ }
+  }
+  // a nonce of the page's own for every new request (a copy of the page from the service worker's cache has an old one
+  // in its form, which the server has answered already); a request sent again keeps its nonce
+  function fresh() {
+    var a = new Uint8Array(12), out = "";
+    window.crypto.getRandomValues(a);
+    for (var i = 0; i < a.length; i++) out += ("0" + a[i].toString(16)).slice(-2);
+    return out;
   }
   function words() { var t = line.value.trim(); return t ? t.split(/\s+/) : []; }
   function keep() {
@@ -275,14 +283,13 @@ PHONE_SCRIPT = r"""
   window.addEventListener("offline", function () { if (busy) say(W.offline, "off"); offline(true); });
   function done(req, d) {
     clearTimeout(retry); retry = null; pending = null; put(":pending", ""); busy = false; buttons(false);
-    if (d.nonce) nonce.value = d.nonce;
     if (d.question) { ask(req, d); return; }
     if (!d.ok) { say(d.error || "?", "bad"); return; }
     if (req.typed) { line.value = ""; setAmend(null); }
     say(d.message, "good");
     if (d.undo) {
       msg.appendChild(button(W.takeback, "", function () {
-        send({action: "undo", line: "", nonce: nonce.value, confirm: "1", expect: String(d.undo)});
+        send({action: "undo", line: "", nonce: fresh(), confirm: "1", expect: String(d.undo)});
       }));
     }
     if (d.seal) sealed(d);
@@ -291,7 +298,7 @@ PHONE_SCRIPT = r"""
   function ask(req, d) {
     var yes = button(W.yes, "go", function () {
       var more = {}; for (var k in req) more[k] = req[k];
-      more.nonce = nonce.value; more.confirm = "1"; more.expect = String(d.expect);
+      more.nonce = fresh(); more.confirm = "1"; more.expect = String(d.expect);
       var c = document.getElementById("cents");
       if (c) { more.cents = c.value.replace(/[^0-9]/g, ""); put(":cents", more.cents); }
       close(); busy = false; go(more);
@@ -318,7 +325,7 @@ PHONE_SCRIPT = r"""
   function record(action) {
     var t = action === "entry" ? line.value.trim() : "";  // (not a half-built line as the reason of an undo)
     if (action === "entry" && amendNo !== null && t) t = "amend " + amendNo + " " + t;
-    send({action: action, line: t, nonce: nonce.value, typed: action === "entry" ? "1" : ""});
+    send({action: action, line: t, nonce: fresh(), typed: action === "entry" ? "1" : ""});
   }
   form.addEventListener("click", function (ev) {
     var b = ev.target.closest ? ev.target.closest("button") : null;
@@ -333,7 +340,7 @@ PHONE_SCRIPT = r"""
     else if (k === "clear") { line.value = ""; }
     else if (k === "cancel") { line.value = ""; setAmend(null); }
     else if (k === "penalty") { line.value = "penalty"; }
-    else if (k === "end" || k === "settle") { ev.preventDefault(); send({action: "entry", line: k, nonce: nonce.value}); return; }
+    else if (k === "end" || k === "settle") { ev.preventDefault(); send({action: "entry", line: k, nonce: fresh()}); return; }
     else if (b.name === "action") { ev.preventDefault(); record(b.value); return; }
     else return;
     ev.preventDefault(); keep(); soon();
@@ -347,7 +354,7 @@ PHONE_SCRIPT = r"""
     var no = parseInt(li.getAttribute("data-no"), 10), text = li.getAttribute("data-line") || "";
     open("#" + no + " " + text, [
       button(W.correct, "go", function () { close(); line.value = text; setAmend(no); line.focus(); }),
-      button(W.explain, "", function () { close(); send({action: "entry", line: "explain " + no, nonce: nonce.value}); }),
+      button(W.explain, "", function () { close(); send({action: "entry", line: "explain " + no, nonce: fresh()}); }),
       button(W.close, "", close)]);
   });
   // what was being typed survives a reload and the next session; a line on its way is sent again

@@ -28,16 +28,19 @@ from ..core.i18n import _, speaking
 from ..core.text import as_count
 from ..ledger.links import Link
 from .live import LiveSheet
+from .net import lan_addresses, qr_svg, urls_for
 from .room import Room
 from .scorer import FormAnswer, Scorer
 from .wire import Stream, accepts_gzip, hung_up, spoken
 
-__all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
+__all__ = ["Handler", "Server", "lan_addresses", "make_server", "qr_svg", "urls_for"]
 
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
 HANGUP_SECONDS = 1.0  # how often an open event stream looks whether its page closed it (its place is then free)
 MAX_BODY = 4096  # bytes of a POST body
 MAX_TARGET = 2048  # characters of a request's path and query
+#: what makes the pages installable: the service worker and the icons (-> the icon's size in pixels)
+INSTALL = {"/sw.js": 0, "/icon.svg": 0, "/icon-192.png": 192, "/icon-512.png": 512}
 MAX_STREAMS = 256  # open event streams at once: a club's room (20 tables, 200 phones) and then some (benchmarks/room.py)
 
 
@@ -148,15 +151,15 @@ class Handler(BaseHTTPRequestHandler):
         return
 
     # -- answers -------------------------------------------------------------
-    def _send(self, status: int, body: str, ctype: str, extra: dict[str, str] | None = None) -> None:
-        data = body.encode("utf-8")
+    def _send(self, status: int, body: str | bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
+        data = body.encode("utf-8") if isinstance(body, str) else body
         zipped = len(data) > 1024 and accepts_gzip(self.headers.get("Accept-Encoding"))
         if zipped:
             import gzip
 
             data = gzip.compress(data, 6, mtime=0)
         self.send_response(status)
-        self.send_header("Content-Type", f"{ctype}; charset=utf-8")
+        self.send_header("Content-Type", f"{ctype}; charset=utf-8" if isinstance(body, str) else ctype)
         if zipped:
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Vary", "Accept-Encoding, Accept-Language")
@@ -270,6 +273,10 @@ class Handler(BaseHTTPRequestHandler):
             live = srv.live
             gen, doc, fragment, _parts = live.rendering()
             self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
+        elif path in INSTALL:
+            self._install(path)
+        elif path == "/manifest.webmanifest":
+            self._manifest("/", srv.live)
         elif path == "/sheet.json":
             with srv.live.cond:
                 text = srv.live.json_text
@@ -284,6 +291,10 @@ class Handler(BaseHTTPRequestHandler):
             self._cards()
         elif path.startswith("/t/") and room is not None:
             self._table(path)
+        elif path.startswith("/s/") and path.endswith("/manifest.webmanifest"):
+            link = self._scorer_link(path, "/manifest.webmanifest", "forbidden: this is not the scorer's link")
+            if link is not None:
+                self._manifest(f"/s/{link.token}", srv.live)
         elif path.startswith("/s/") and path.endswith("/preview"):
             found = self._scorer_path(path)
             if found is None or found[1] != "/preview" or found[0].replaced:
@@ -308,6 +319,7 @@ class Handler(BaseHTTPRequestHandler):
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
             events = f"/t/{link.table}/events" if link.table and room is not None else "/events"
             page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{link.token}/entry",
+                             manifest=f"/s/{link.token}/manifest.webmanifest",
                              nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm,
                              events=events, example=example)
             self._send(HTTPStatus.OK, page, "text/html")
@@ -318,7 +330,7 @@ class Handler(BaseHTTPRequestHandler):
         from ..views.live import live_page
 
         got = self._table_path(path)
-        if got is None or got[1] not in ("", "/sheet.json", "/events"):
+        if got is None or got[1] not in ("", "/sheet.json", "/events", "/manifest.webmanifest"):
             self._plain(HTTPStatus.NOT_FOUND, "not found: a table's sheet is at /t/N")
             return
         try:
@@ -329,13 +341,35 @@ class Handler(BaseHTTPRequestHandler):
         if got[1] == "/events":
             self._events(live)
             return
+        if got[1] == "/manifest.webmanifest":
+            self._manifest(f"/t/{got[0]}", live)
+            return
         gen, doc, fragment, _parts = live.rendering()
         with live.cond:
             text = live.json_text
         if got[1] == "/sheet.json":
             self._send(HTTPStatus.OK, text, "application/json")
         else:
-            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen, events=f"/t/{got[0]}/events"), "text/html")
+            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen, events=f"/t/{got[0]}/events",
+                                                manifest=f"/t/{got[0]}/manifest.webmanifest"), "text/html")
+
+    def _install(self, path: str) -> None:
+        """The service worker and the icons (made here, as every answer is: no file is read)."""
+        from ..views.install import SERVICE_WORKER, icon_png, icon_svg
+
+        if path == "/sw.js":
+            self._send(HTTPStatus.OK, SERVICE_WORKER, "text/javascript")
+        elif path == "/icon.svg":
+            self._send(HTTPStatus.OK, icon_svg(), "image/svg+xml")
+        else:
+            self._send(HTTPStatus.OK, icon_png(INSTALL[path]), "image/png")
+
+    def _manifest(self, start: str, live: LiveSheet) -> None:
+        from ..views.install import manifest
+        from ..views.live import page_title
+
+        _gen, doc, _fragment, _parts = live.rendering()
+        self._send(HTTPStatus.OK, manifest(start, page_title(doc) if doc else "wiezen"), "application/manifest+json")
 
     def _cards(self) -> None:
         """/qr: the printable cards of the tables' scorer's links, only for the server's own machine."""
@@ -521,40 +555,3 @@ def make_server(path: str, session_id: int | None, host: str, port: int, read_on
             raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(
                 port=port, host=host)) from None
         raise WiezenError(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=e.strerror or e)) from None
-
-
-def qr_svg(text: str) -> str:
-    """The QR code of ``text`` as an inline SVG (segno), or nothing when segno is not installed."""
-    try:
-        import segno
-    except ImportError:
-        return ""
-    import io
-
-    buf = io.BytesIO()
-    segno.make(text, error="m").save(buf, kind="svg", xmldecl=False, svgns=True, scale=4, border=2)
-    return buf.getvalue().decode("utf-8")
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that another device on the network could reach (best guess, no traffic)."""
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.254.254.254", 1))  # a UDP "connect" sends nothing; it picks the outgoing interface
-            found.append(s.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            ip = str(info[4][0])
-            if ip not in found:
-                found.append(ip)
-    except OSError:
-        pass
-    return [ip for ip in found if not ip.startswith("127.")]
-
-
-def urls_for(host: str, port: int) -> list[str]:
-    hosts = lan_addresses() or ["127.0.0.1"] if host in ("0.0.0.0", "", "::") else [host]
-    return [f"http://{'[' + h + ']' if ':' in h else h}:{port}/" for h in hosts]
