@@ -293,3 +293,24 @@ def test_the_page_is_installable_and_opens_without_the_server(db, phone):
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         assert wait_for(lambda: text(phone, "#status") == "live", 20)  # and follows the evening again by itself
+
+
+def test_every_phone_keeps_the_seal_and_later_shows_whether_it_still_holds(db, phone):
+    with serving(db) as srv:
+        phone.get(srv.url)  # a player's page, following the evening
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        assert phone.execute_script("return document.getElementById('witnessed').hidden") is True
+        assert run(db, "session", "end").returncode == 0
+        seal = sheet_json(db)["session"]["seal"]
+        assert wait_for(lambda: text(phone, "#witnessed .code") == seal), text(phone, "#witnessed")
+        assert wait_for(lambda: text(phone, "#witnessed .verdict").startswith("✓ the ledger still holds"))
+        port = srv.url.rsplit(":", 1)[1].strip("/")
+    # days later, the same phone opens the page again (another evening is open by then; the same address: what a
+    # page keeps on the phone belongs to its address)
+    assert run(db, "session", "start", "--players", "an,bert,carla,dirk").returncode == 0
+    with serving(db, "--port", port) as srv:
+        phone.get(srv.url)
+        assert wait_for(lambda: text(phone, "#witnessed .verdict").startswith("✓")), text(phone, "#witnessed")
+        assert text(phone, "#witnessed li span").startswith("Café De Kroon · ")
+        phone.execute_script("document.getElementById('witnessed').scrollIntoView()")
+        shot(phone, "witnessed")

@@ -244,7 +244,11 @@ def event_data(gen: int, doc: SheetDoc, fragment: str, parts: Sequence[str] = ()
     that changed, by place (``n``: how many there are), when there are as many as before; else the whole fragment."""
     from .phone import strip
 
-    d: dict[str, object] = {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "strip": strip(doc)}
+    s = doc["session"]
+    d: dict[str, object] = {"gen": gen, "session": s["id"], "title": page_title(doc), "strip": strip(doc)}
+    if not s["open"] and s.get("seal"):  # every page that follows the evening keeps its seal (the phone, a witness)
+        d["sealed"] = {"session": s["id"], "name": s["name"] or page_title(doc), "date": s["date"], "seal": s["seal"],
+                       "totals": doc["totals"]}
     if parts and len(parts) == len(before):
         d["parts"] = {str(i): p for i, (p, b) in enumerate(zip(parts, before, strict=True)) if p != b}
         d["n"] = len(parts)
@@ -306,6 +310,11 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
 .recent .voided .text { text-decoration: line-through; color: var(--muted); }
 .none { color: var(--muted); }
 .sheet { display: none; }
+.witnessed { max-width: 40rem; margin: 0 auto; padding: 0 0.75rem 1.5rem; }
+.witnessed li { border-top: 1px solid var(--line); padding: 0.45rem 0; display: flex; flex-direction: column; }
+.witnessed .code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; color: var(--accent); }
+.witnessed .verdict { color: var(--muted); }
+.witnessed .verdict.pos { color: var(--pos); } .witnessed .verdict.neg { color: var(--neg); }
 .full { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 .full th, .full td { border-bottom: 1px solid #bbb; padding: 0.15rem 0.4rem; text-align: left; }
 .full td.n { text-align: right; }
@@ -315,7 +324,7 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
     --neg: #a3160a; --accent: #000; }
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
-  .status, .scorer, .last { display: none; }
+  .status, .scorer, .last, .witnessed { display: none; }
   .top { padding-right: 0; }
   .sheet { display: block; }
   .card { border-width: 1px 1px 1px 0.3rem; break-inside: avoid; }
@@ -347,6 +356,7 @@ SCRIPT = """
       session = String(d.session); document.title = d.title;
       if (mini && d.strip !== undefined) mini.innerHTML = d.strip;
       main.setAttribute("data-gen", String(d.gen)); live();
+      if (d.sealed) witness(d.sealed);
     });
     es.onopen = live;
     es.onerror = function () {
@@ -357,6 +367,35 @@ SCRIPT = """
   function live() { say("live", "on"); document.dispatchEvent(new Event("wiezen-live")); }
   if (window.EventSource) connect();
   window.addEventListener("pagehide", function () { if (es) es.close(); });  // its place is free at once
+  // every phone a witness: the seals of the evenings it followed, kept on the phone, checked against the ledger
+  var wit = document.getElementById("witnessed"), KEY = "wiezen:witnessed";
+  function kept() { try { return JSON.parse(window.localStorage.getItem(KEY) || "[]"); } catch (e) { return []; } }
+  function witness(s) {
+    var list = kept();
+    for (var i = 0; i < list.length; i++) if (list[i].seal === s.seal && list[i].host === location.host) return;
+    s.host = location.host; list.push(s);
+    try { window.localStorage.setItem(KEY, JSON.stringify(list.slice(-50))); } catch (e) { return; }
+    shown();
+  }
+  function shown() {
+    if (!wit) return;
+    var W = JSON.parse(wit.getAttribute("data-words")), ul = wit.querySelector("ul");
+    var mine = kept().filter(function (s) { return s.host === location.host; }).reverse();
+    ul.textContent = ""; wit.hidden = !mine.length;
+    mine.forEach(function (s) {
+      var li = document.createElement("li"), what = document.createElement("span"), seal = document.createElement("b");
+      var verdict = document.createElement("span");
+      what.textContent = s.name + " · " + s.date + " · " + Object.keys(s.totals).map(function (p) {
+        var v = s.totals[p]; return p + " " + (v > 0 ? "+" + v : String(v)); }).join(", ");
+      seal.textContent = s.seal; seal.className = "code"; verdict.className = "verdict"; verdict.textContent = W.checking;
+      li.appendChild(what); li.appendChild(seal); li.appendChild(verdict); ul.appendChild(li);
+      fetch("/seal.json?session=" + s.session + "&seal=" + encodeURIComponent(s.seal), {headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.json(); })
+        .then(function (d) { verdict.textContent = (d.ok ? "✓ " + W.holds : "✗ " + d.error); verdict.className = "verdict " + (d.ok ? "pos" : "neg"); })
+        .catch(function () { verdict.textContent = W.unchecked; });
+    });
+  }
+  shown();
   if (navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(function () {});
 })();
 """
@@ -417,7 +456,7 @@ def live_page(
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
     asks, as a button (for a phone without the script, which asks with a dialog instead)."""
-    from .phone import PHONE_CSS, PHONE_SCRIPT, confirm_form, example_line, scorer_form, strip
+    from .phone import PHONE_CSS, PHONE_SCRIPT, confirm_form, example_line, scorer_form, strip, witnessed
 
     body = sheet_fragment(doc) if fragment is None else fragment
     status = '<p class="status" id="status" role="status">' + _e(_("not live")) + '</p>'
@@ -428,6 +467,7 @@ def live_page(
             'rel="apple-touch-icon" href="/icon-192.png"><title>' + _e(page_title(doc)) + '</title><style>' + CSS + '</style>')
     main = ('<main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events)
             + '" data-gen="' + str(gen) + '">' + body + '</main>')
+    main += witnessed()
     if scorer_action is None:
         return (head + _NOSCRIPT + '</head><body>' + status + main + '<script>' + script()
                 + '</script></body></html>\n')

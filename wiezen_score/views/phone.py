@@ -18,7 +18,7 @@ from typing import Any
 from ..core.i18n import N_, _
 from ..core.numbers import signed
 
-__all__ = ["PHONE_CSS", "PHONE_SCRIPT", "confirm_form", "example_line", "scorer_form", "strip"]
+__all__ = ["PHONE_CSS", "PHONE_SCRIPT", "confirm_form", "example_line", "scorer_form", "strip", "witnessed"]
 
 
 def _e(value: object) -> str:
@@ -116,6 +116,22 @@ def scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequ
         '<div class="box"><p id="panel-text"></p><div id="panel-more"></div><div class="actions" id="panel-buttons">'
         '</div></div></div>'
     )
+
+
+#: the words of the evenings a phone witnessed (every live page lists them)
+WITNESS_WORDS = {
+    "checking": N_("checking the ledger…"),
+    "holds": N_("the ledger still holds exactly what this seal vouches for"),
+    "unchecked": N_("not checked: the server cannot be reached"),
+}
+
+
+def witnessed() -> str:
+    """The list of the evenings this phone followed to their end, with their seals (the script fills it from the
+    phone's storage, and asks the server whether each seal still holds)."""
+    words = json.dumps({k: _(v) for k, v in WITNESS_WORDS.items()}, ensure_ascii=False)
+    return ('<section class="witnessed" id="witnessed" hidden data-words="' + _e(words) + '"><h2>'
+            + _e(_("Evenings this phone witnessed")) + '</h2><ul></ul></section>')
 
 
 def confirm_form(action: str, nonce: str, form_action: str, line: str, expect: int) -> str:

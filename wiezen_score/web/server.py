@@ -275,6 +275,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
         elif path in INSTALL:
             self._install(path)
+        elif path == "/seal.json":
+            self._seal(query)
         elif path == "/manifest.webmanifest":
             self._manifest("/", srv.live)
         elif path == "/sheet.json":
@@ -363,6 +365,27 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, icon_svg(), "image/svg+xml")
         else:
             self._send(HTTPStatus.OK, icon_png(INSTALL[path]), "image/png")
+
+    def _seal(self, query: dict[str, list[str]]) -> None:
+        """/seal.json?session=N&seal=CODE: does the ledger still hold exactly what the seal vouches for? (A phone that
+        kept the seal of an evening it followed asks.)"""
+        from .. import ledger
+
+        sid = as_count(query.get("session", [""])[0][:12])
+        code = query.get("seal", [""])[0][:40]
+        if sid is None or not code:
+            self._json(HTTPStatus.BAD_REQUEST, {"ok": False, "error": _("give session=N and seal=CODE")})
+            return
+        try:
+            with ledger.open_ledger(self.server.live.path, readonly=True) as led:
+                led.session(sid)
+                got = led.check_seal(code, sid)
+        except WiezenError as e:
+            self._json(HTTPStatus.NOT_FOUND, {"ok": False, "error": str(e)})
+            return
+        answer = {"ok": got.ok, "session": sid, "seal": code, ("message" if got.ok else "error"): got.message,
+                  "later": list(got.later)}
+        self._json(HTTPStatus.OK, answer)
 
     def _manifest(self, start: str, live: LiveSheet) -> None:
         from ..views.install import manifest
