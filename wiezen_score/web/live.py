@@ -44,10 +44,12 @@ class Followed:
     def _poll(self) -> None:
         raise NotImplementedError
 
-    def wait(self, gen: int, timeout: float) -> int:
-        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
+    def wait(self, gen: int, timeout: float, gone: threading.Event | None = None) -> int:
+        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop, or ``gone``: the page hung up);
+        the current generation."""
         with self.cond:
-            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
+            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set() or (gone is not None and gone.is_set()),
+                               timeout)
             return self.gen
 
     def close(self) -> None:

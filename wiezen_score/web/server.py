@@ -31,12 +31,11 @@ from .live import LiveSheet
 from .net import lan_addresses, qr_svg, urls_for
 from .room import Room
 from .scorer import FormAnswer, Scorer
-from .wire import Stream, accepts_gzip, hung_up, spoken
+from .wire import HangUps, Stream, accepts_gzip, spoken
 
 __all__ = ["Handler", "Server", "lan_addresses", "make_server", "qr_svg", "urls_for"]
 
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
-HANGUP_SECONDS = 1.0  # how often an open event stream looks whether its page closed it (its place is then free)
 MAX_BODY = 4096  # bytes of a POST body
 MAX_TARGET = 2048  # characters of a request's path and query
 #: what makes the pages installable: the service worker and the icons (-> the icon's size in pixels)
@@ -61,6 +60,7 @@ class Server(ThreadingHTTPServer):
         self.scorers: dict[int, Scorer] = {}
         self._names: frozenset[str] | None = None  # (host_names)
         self.streams = 0
+        self.hangups = HangUps()  # one thread that notices a page closing its event stream
         self.lock = threading.Lock()  # one write at a time, and the table of answered forms
         self.answered: OrderedDict[str, tuple[int, FormAnswer]] = OrderedDict()
 
@@ -135,6 +135,7 @@ class Server(ThreadingHTTPServer):
         from ..ledger import flush_journal
 
         self.live.close()
+        self.hangups.close()
         if self.room is not None:
             self.room.close()
         self.server_close()
@@ -441,7 +442,14 @@ class Handler(BaseHTTPRequestHandler):
             out = Stream(self.wfile, zipped)
             out.write(b"retry: 2000\n\n")
             sent, had = -1, list[str]()
-            idle = 0.0
+            gone = threading.Event()  # the page hung up (srv.hangups tells): the place is free at once
+
+            def hung() -> None:
+                gone.set()
+                with live.cond:
+                    live.cond.notify_all()
+
+            srv.hangups.watch(self.connection, hung)
             while not live.stop.is_set():
                 if isinstance(live, LiveSheet):
                     gen, doc, fragment, parts = live.rendering()
@@ -454,17 +462,15 @@ class Handler(BaseHTTPRequestHandler):
                     else:
                         data, kind = json.dumps({"gen": gen, "html": fragment}, ensure_ascii=False), "room"
                     out.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
-                    sent, had, idle = gen, parts, 0.0
-                elif live.wait(gen, HANGUP_SECONDS) == gen and not live.stop.is_set():
-                    if hung_up(self.connection):
+                    sent, had = gen, parts
+                elif live.wait(gen, KEEPALIVE_SECONDS, gone) == gen and not live.stop.is_set():
+                    if gone.is_set():
                         break
-                    idle += HANGUP_SECONDS
-                    if idle >= KEEPALIVE_SECONDS:
-                        out.write(b": still here\n\n")
-                        idle = 0.0
+                    out.write(b": still here\n\n")
         except (TimeoutError, BrokenPipeError, ConnectionResetError, OSError):
             pass  # the phone went away
         finally:
+            srv.hangups.forget(self.connection)
             with srv.lock:
                 srv.streams -= 1
 

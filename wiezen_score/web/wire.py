@@ -6,10 +6,13 @@ noticed within a second, and its place is free."""
 
 from __future__ import annotations
 
+import selectors
 import socket
+import threading
+from collections.abc import Callable
 from io import BufferedIOBase
 
-__all__ = ["Stream", "accepts_gzip", "hung_up", "spoken"]
+__all__ = ["HangUps", "Stream", "accepts_gzip", "hung_up", "spoken"]
 
 
 def accepts_gzip(header: str | None) -> bool:
@@ -68,3 +71,57 @@ def spoken(header: str | None) -> str | None:
         if q > 0:
             ranked.append((-q, i, lang))
     return min(ranked)[2] if ranked else None
+
+
+class HangUps:
+    """One thread that notices, for every open event stream at once, when its page hangs up (its socket becomes
+    readable with nothing to read): the stream is told at once, and its place is free; no stream wakes up to look."""
+
+    def __init__(self) -> None:
+        self.sel = selectors.DefaultSelector()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.closed = False
+
+    def watch(self, conn: socket.socket, hung: Callable[[], None]) -> None:
+        """Call ``hung()`` once when the other end of ``conn`` closes it (until :meth:`forget`)."""
+        with self.lock:
+            self.sel.register(conn, selectors.EVENT_READ, hung)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="wiezen-hangups", daemon=True)
+                self.thread.start()
+
+    def forget(self, conn: socket.socket) -> None:
+        with self.lock, _quiet():
+            self.sel.unregister(conn)
+
+    def _run(self) -> None:
+        while not self.closed:
+            with self.lock:
+                empty = not self.sel.get_map()
+            if empty:  # (select with nothing to watch fails on Windows)
+                threading.Event().wait(0.5)
+                continue
+            try:
+                ready = self.sel.select(timeout=1.0)  # (registrations made meanwhile are seen by the next call)
+            except (OSError, ValueError):
+                continue
+            for key, _mask in ready:
+                conn = key.fileobj
+                if isinstance(conn, socket.socket):
+                    self.forget(conn)  # (readable with something to read: not watched any more; its keep-alive will tell)
+                    if hung_up(conn):
+                        key.data()
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _quiet:
+    """Ignore a socket that is gone already (KeyError, ValueError, OSError from the selector)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> bool:
+        return kind is not None and issubclass(kind, (KeyError, ValueError, OSError))
