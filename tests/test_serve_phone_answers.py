@@ -105,3 +105,31 @@ def test_a_form_sent_again_is_already_recorded_and_a_replaced_link_answers_in_js
         status, headers, raw = request(old, body, JSON)
         assert status == 410 and json.loads(raw) == {"ok": False, "error": "this link was replaced: scan the new code"}
     assert texts(db) == [("pas", False)]
+
+
+def test_a_form_sent_again_after_a_restart_of_the_server_is_not_recorded_twice(db):
+    """The server's table of answered forms is gone after a restart; the entry's uid, made from the form's nonce,
+    is in the ledger."""
+    body = urlencode({"action": "entry", "line": "samen 8 jan+piet 9", "nonce": "f00d-1"}).encode()
+    with serving(db) as srv:
+        token = srv.scorer.rsplit("/", 1)[1]
+        first = json.loads(request(srv.scorer + "/entry", body, JSON)[2])
+        assert first["ok"] and first["message"].startswith("#1 samen 8 jan+piet 9")
+    with serving(db) as srv:  # the same link, a new server (and a new port): the phone sends the form again
+        status, _h, raw = request(f"{srv.url}s/{token}/entry", body, JSON)
+        again = json.loads(raw)
+        assert status == 200 and again["ok"]
+        assert again["message"] == ("already recorded: #1 samen 8 jan+piet 9 (the phone sent it again; nothing "
+                                    "recorded twice)")
+        # another form with the same line is another deal (it asks "again?", as a deal like the one before does)
+        other = urlencode({"action": "entry", "line": "samen 8 jan+piet 9", "nonce": "f00d-2"}).encode()
+        assert "question" in json.loads(request(f"{srv.url}s/{token}/entry", other, JSON)[2])
+    assert texts(db) == [("samen 8 jan+piet 9", False)]
+
+
+def test_the_same_nonce_through_two_scorers_records_once(db):
+    assert Scorer(str(db)).answer("pass", "", nonce="n-7")["ok"]
+    again = Scorer(str(db)).answer("pass", "", nonce="n-7")
+    assert again["ok"] and again["message"].startswith("already recorded: #1 pas")
+    assert Scorer(str(db)).answer("pass", "", nonce="n-8")["ok"]
+    assert texts(db) == [("pas", False), ("pas", False)]

@@ -184,6 +184,8 @@ class Table:
     upcoming: NextSession = field(default_factory=NextSession)
     files: bool = True  # a `rules` line may name a TOML file (not from the phone: see service/rules.py)
     again: bool = False  # the same deal as the one before asks "again?" first (the phone: a double tap's risk)
+    uid: str | None = None  # the phone's form: the uid of the entry it records (from its nonce; the same form sent
+    # again, even after a restart of the server, finds it recorded and records nothing)
 
     # -- one line -----------------------------------------------------------------------------------------
     def handle(self, raw: str, confirm: bool = False, expect: int | None = None) -> Answer:
@@ -227,11 +229,16 @@ class Table:
             return self.amend(s, item, confirm, expect)
         from ..ledger.documents import evening_progress
 
+        if self.uid is not None:
+            known = self.led.entry_of_uid(self.uid)
+            if known is not None:
+                return Answer(_say(_("already recorded: #{number} {text} (the phone sent it again; nothing recorded "
+                                     "twice)").format(number=known[1], text=row_words(_Words(item.kind, known[2])))))
         if self.again and item.kind == "deal":
             asked = self._again(s, item, confirm, expect)
             if asked is not None:
                 return asked
-        no, sc = self.led.record(item)
+        no, sc = self.led.record(item, uid=self.uid)
         parts: list[Part] = [self.view(s)]
         p = evening_progress(self.led, s, sc.kind == "deal")
         if p is not None and p.warning:

@@ -75,11 +75,12 @@ class Scorer:
     upcoming: NextSession = field(default_factory=NextSession)
 
     def answer(self, action: str, line: str, confirm: bool = False, expect: int | None = None,
-               cents: int | None = None) -> FormAnswer:
+               cents: int | None = None, nonce: str = "") -> FormAnswer:
         """Act on one form, on a connection of its own (one form at a time: the server holds a lock). ``cents``: what
-        a point is worth in the payments `end` answers with."""
+        a point is worth in the payments `end` answers with; ``nonce``: the form's, which makes the uid of the entry
+        it records (the same form again finds it, after a restart of the server too)."""
         try:
-            return self._answer(form_line(action, line), confirm, expect, cents)
+            return self._answer(form_line(action, line), confirm, expect, cents, entry_uid(nonce))
         except WiezenError as e:
             return {"ok": False, "error": _("Error: {message}").format(message=e)}
 
@@ -97,7 +98,7 @@ class Scorer:
         return {"ok": True, "no": p.no, "text": p.text, "points": {k: plain(v) for k, v in p.points.items()},
                 "multiplier": p.multiplier, "explanation": list(p.explanation)}
 
-    def _answer(self, line: str, confirm: bool, expect: int | None, cents: int | None) -> FormAnswer:
+    def _answer(self, line: str, confirm: bool, expect: int | None, cents: int | None, uid: str | None) -> FormAnswer:
         from .. import ledger
 
         with ledger.open_ledger(self.path) as led:
@@ -107,7 +108,7 @@ class Scorer:
                 if s.id != self.session_id:
                     raise WiezenError(_("this page shows session {shown}, but the open session is {open}: nothing "
                                         "recorded").format(shown=self.session_id, open=s.id))
-            table = Table(led, upcoming=self.upcoming, files=False, again=True)  # house rules by name only
+            table = Table(led, upcoming=self.upcoming, files=False, again=True, uid=uid)  # house rules by name only
             try:
                 answer = table.handle(line, confirm=confirm, expect=expect)
             finally:
@@ -124,6 +125,15 @@ class Scorer:
         if answer.ended is not None:
             out.update(ended(answer.ended, cents))
         return out
+
+
+def entry_uid(nonce: str) -> str | None:
+    """The uid of the entry a form with ``nonce`` records (32 hex digits, as every uid), None without a nonce."""
+    import hashlib
+
+    if not nonce:
+        return None
+    return hashlib.sha256(("wiezen phone form " + nonce).encode("utf-8")).hexdigest()[:32]
 
 
 def ended(e: Ended, cents: int | None) -> FormAnswer:

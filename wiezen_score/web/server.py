@@ -524,7 +524,7 @@ class Handler(BaseHTTPRequestHandler):
                     answer = {**answer, "repeat": True, "message": _("already recorded: {message}").format(
                         message=answer.get("message", ""))}
             else:
-                answer = srv.scorer(link.table).answer(action, line, confirm, expect, cents)
+                answer = srv.scorer(link.table).answer(action, line, confirm, expect, cents, nonce)
                 status = HTTPStatus.BAD_REQUEST if "error" in answer else HTTPStatus.OK
                 if nonce:
                     srv.answered[nonce] = (status, answer)
