@@ -136,7 +136,9 @@ def test_a_whole_evening_by_taps(tmp_path, phone):
         assert wait_for(lambda: panel(phone)).startswith("#29 was the same deal")
         answer(phone, "Yes")
         assert wait_for(lambda: text(phone, "#msg").startswith("#30 "), 15), text(phone, "#msg")
-        # the correction: entry 25 tapped on the sheet, its tricks changed
+        # the correction: entry 25 tapped on the sheet (once the sheet shows entry 30: the list stands still), its
+        # tricks changed
+        assert wait_for(lambda: text(phone, ".recent li .no") == "#30", 15)
         no, line = AMEND
         phone.execute_script(f"document.querySelector('.recent li[data-no=\"{no}\"]').scrollIntoView()")
         tap(phone, f'.recent li[data-no="{no}"]')

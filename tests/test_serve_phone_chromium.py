@@ -314,3 +314,31 @@ def test_every_phone_keeps_the_seal_and_later_shows_whether_it_still_holds(db, p
         assert text(phone, "#witnessed li span").startswith("Café De Kroon · ")
         phone.execute_script("document.getElementById('witnessed').scrollIntoView()")
         shot(phone, "witnessed")
+
+
+def test_in_dutch_the_builder_fits_too(tmp_path, phone):
+    """A phone that asks for Dutch gets the page in Dutch; its longer words still fit the first screen."""
+    db = tmp_path / "club.db"
+    run(db, "session", "start", "--players", "jan,piet,mieke,lotte", "--rules", "whisthub")
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "nl-BE,nl;q=0.9"}})
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        assert phone.execute_script("return document.documentElement.lang") == "nl"
+        assert text(phone, '#scorer button[data-k="end"]') == "Avond beëindigen"
+        places = phone.execute_script(PLACES)
+        assert places["last"][2] <= places["height"], places
+        assert phone.execute_script(SMALL_OR_NAMELESS) == [] and phone.execute_script(COVERED) == []
+        shot(phone, "dutch")
+        taps(phone, "samen", "8", "jan", "piet", "9")
+        tap(phone, '#scorer button[value="entry"]')
+        assert wait_for(lambda: text(phone, "#msg").startswith("#1 samen 8 jan+piet 9")), text(phone, "#msg")
+        tap(phone, '#scorer button[data-k="penalty"]')
+        taps(phone, "jan", "renonce")
+        assert phone.find_element("id", "line").get_attribute("value") == "straf jan renonce"
+        tap(phone, '#scorer button[value="entry"]')
+        assert wait_for(lambda: text(phone, "#msg").startswith("#2 straf jan")), text(phone, "#msg")
+        tap(phone, '#scorer button[data-k="end"]')
+        assert wait_for(lambda: panel(phone)).startswith("sessie 1 (jan, piet, mieke, lotte) afsluiten?"), panel(phone)
+        assert phone.find_element("css selector", "#panel-more label").text == "Cent per punt (voor de betalingen)"

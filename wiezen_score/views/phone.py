@@ -78,7 +78,8 @@ def scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequ
         aria = f' aria-label="{_e(label)}"' if label else ""
         return f'<button type="button" class="{cls}" data-w="{_e(word)}"{aria}>{_e(word)}</button>'
 
-    words = json.dumps({k: _(v) for k, v in WORDS.items()}, ensure_ascii=False)
+    penalty = _("penalty {player}").format(player="").strip()  # the word of a penalty line: straf in Dutch
+    words = json.dumps({**{k: _(v) for k, v in WORDS.items()}, "penalty": penalty}, ensure_ascii=False)
     contract_keys = "".join(key(c, "word") for c in contracts)
     player_keys = "".join(key(p, "player") for p in players)
     number_keys = "".join(key(str(n), "num") for n in range(14))  # (a level or the tricks: the number says it)
@@ -92,7 +93,7 @@ def scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequ
          '<button type="button" data-k="end" class="end">' + _e(_("End the evening")) + '</button>')
     help_text = _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +. Tap a deal of the "
                      "sheet to correct it or to see how it was scored.")).format(
-        examples=f"<i>{_e(example)}</i>, <i>penalty {_e(players[0] if players else 'jan')} renonce</i>")
+        examples=f"<i>{_e(example)}</i>, <i>{_e(penalty)} {_e(players[0] if players else 'jan')} renonce</i>")
     return (
         '<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="'
         + _e(" ".join(players)) + '" data-words="' + _e(words) + '" aria-label="' + _e(_("Scorer")) + '">'
@@ -349,13 +350,13 @@ PHONE_SCRIPT = r"""
     var w = b.getAttribute("data-w"), k = b.getAttribute("data-k");
     if (w !== null) {
       var ws = words(), last = ws.length ? ws[ws.length - 1].split("+").pop() : "";
-      if (b.className.indexOf("player") >= 0 && players.indexOf(last) >= 0 && ws[0] !== "penalty") ws[ws.length - 1] += "+" + w;
+      if (b.className.indexOf("player") >= 0 && players.indexOf(last) >= 0 && ws[0] !== W.penalty) ws[ws.length - 1] += "+" + w;
       else ws.push(w);
       line.value = ws.join(" ");
     } else if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); }
     else if (k === "clear") { line.value = ""; }
     else if (k === "cancel") { line.value = ""; setAmend(null); }
-    else if (k === "penalty") { line.value = "penalty"; }
+    else if (k === "penalty") { line.value = W.penalty; }
     else if (k === "end" || k === "settle") { ev.preventDefault(); send({action: "entry", line: k, nonce: fresh()}); return; }
     else if (b.name === "action") { ev.preventDefault(); record(b.value); return; }
     else return;
