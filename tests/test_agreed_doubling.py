@@ -141,7 +141,7 @@ def test_session_file_and_play(tmp_path):
 def test_the_phone_previews_and_records_it(tmp_path):
     from wiezen_score import ledger
     from wiezen_score.service.table import Table
-    from wiezen_score.views.live import _scorer_form
+    from wiezen_score.views.phone import scorer_form
 
     db = tmp_path / "w.db"
     start(db, ["jan", "piet", "mieke", "lotte"], "rupelstreek")
@@ -151,5 +151,5 @@ def test_the_phone_previews_and_records_it(tmp_path):
     with ledger.open_ledger(str(db)) as led:
         Table(led, files=False).handle("samen 8 jan+piet 9 x3")
     assert sheet(db)["entries"][0]["text"] == "samen 8 jan+piet 9 x3"
-    form = _scorer_form("/s/t/entry", "n", ["jan", "piet"], ["samen"], "")
+    form = scorer_form("/s/t/entry", "n", ["jan", "piet"], ["samen"], "", "samen 8 jan+piet 9")
     assert all(f'data-w="x{n}"' in form for n in (2, 3, 4))

@@ -164,20 +164,20 @@ def test_the_scorer_answers_the_question_of_undo_and_settles_from_the_phone(tmp_
         assert wait_for(lambda: text(phone, "#status") == "live")
         undo = phone.find_element("css selector", '#scorer button[value="undo"]')
         undo.click()
-        alert = wait_for(lambda: _alert(phone))
-        assert alert.text == "undo #3 troel 8 mieke+lotte 8?"  # the words play asks with
-        alert.dismiss()
+        assert wait_for(lambda: _question(phone)) == "undo #3 troel 8 mieke+lotte 8?"  # the words play asks with
+        _choose(phone, "No")
         assert wait_for(lambda: text(phone, "#msg") == "not undone"), text(phone, "#msg")
         assert [e["voided"] for e in sheet_json(db)["entries"]] == [False, False, False]
         undo.click()
-        wait_for(lambda: _alert(phone)).accept()
+        assert wait_for(lambda: _question(phone))
+        _choose(phone, "Yes")
         assert wait_for(lambda: text(phone, "#msg") == "voided #3 troel 8 mieke+lotte 8"), text(phone, "#msg")
         assert [e["voided"] for e in sheet_json(db)["entries"]] == [False, False, True]
         # a line of play's that answers in several lines: each on a line of its own
         phone.find_element("id", "line").send_keys("afrekenen")
         phone.find_element("css selector", '#scorer button[value="entry"]').click()
-        assert wait_for(lambda: text(phone, "#msg").startswith("totals: jan +3, piet +3, mieke -3, lotte -3\n"), 15), repr(text(phone, "#msg"))
-        lines = phone.execute_script("return document.getElementById('msg').innerText").splitlines()
+        assert wait_for(lambda: _question(phone).startswith("totals: jan +3, piet +3, mieke -3, lotte -3\n"), 15), repr(_question(phone))
+        lines = phone.execute_script("return document.getElementById('panel-text').innerText").splitlines()
         assert lines[0] == "totals: jan +3, piet +3, mieke -3, lotte -3" and len(lines) == 3, lines
 
 
@@ -197,12 +197,11 @@ def test_the_points_show_while_the_line_is_built_and_nothing_is_written(tmp_path
         assert wait_for(lambda: text(phone, "#preview") == "")
 
 
-def _alert(driver):
-    from selenium.common.exceptions import NoAlertPresentException
+def _question(driver) -> str:
+    """The text of the page's panel (a question, or a long answer) while it is open, else ''."""
+    return driver.execute_script(
+        "const p = document.getElementById('panel'); return p.hidden ? '' : p.querySelector('#panel-text').textContent")
 
-    try:
-        alert = driver.switch_to.alert
-        alert.text  # noqa: B018 (raises when there is none yet)
-        return alert
-    except NoAlertPresentException:
-        return None
+
+def _choose(driver, label: str) -> None:
+    next(b for b in driver.find_elements("css selector", "#panel-buttons button") if b.text == label).click()

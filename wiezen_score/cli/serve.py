@@ -84,7 +84,10 @@ def serve(ctx: click.Context, host: str, port: int, session_ref: int | str | Non
             url = f"{urls[0]}s/{httpd.link_of(table)}"
             click.echo(_("table {table}: the scorer's link {url}").format(table=table, url=url))
 
-    httpd = make_server(path, session_id, host, port, read_only, new_links, on_new_table=new_table)
+    from .lang import lang_option
+
+    httpd = make_server(path, session_id, host, port, read_only, new_links, on_new_table=new_table,
+                        fixed_lang=lang_option(sys.argv[1:]) is not None)  # else each phone in its own language
     port = httpd.server_address[1]
     live, room = httpd.live, httpd.room
     urls[:] = urls_for(host, port)

@@ -21,6 +21,7 @@ back the previous domain and ``$LANGUAGE``.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, TypeVar
 
@@ -35,6 +36,10 @@ LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file
 
 _language = "en"
 _catalog: GNUTranslations | None = None
+#: a thread's own language, over the process's (`serve` answers each phone in the language it asks for; english()
+#: speaks English in its own thread only); looked at only once some thread has had one
+_here = threading.local()
+_threads = False
 #: while Dutch is spoken: gettext's default text domain and ``$LANGUAGE`` as they were before (put back in English)
 _before_dutch: tuple[str, str | None] | None = None
 
@@ -93,12 +98,39 @@ def _default_domain(lang: str) -> None:
             os.environ["LANGUAGE"] = language_variable
 
 
-def language() -> str:
+def _current() -> str:
+    if _threads:
+        return getattr(_here, "lang", None) or _language
     return _language
 
 
+def language() -> str:
+    return _current()
+
+
 def dutch() -> bool:
-    return _language == "nl"
+    return _current() == "nl"
+
+
+class speaking:
+    """``with speaking(lang):`` speaks ``lang`` in this thread only, inside the block (None: the process's
+    language); other threads keep theirs."""
+
+    def __init__(self, lang: str | None) -> None:
+        if lang is not None and lang not in LANGUAGES:
+            raise ValueError(lang)
+        self.lang = lang
+
+    def __enter__(self) -> None:
+        global _threads
+        if self.lang == "nl":
+            _translations()
+        _threads = True
+        self._before = getattr(_here, "lang", None)
+        _here.lang = self.lang
+
+    def __exit__(self, *exc: object) -> None:
+        _here.lang = self._before
 
 
 def _translations() -> GNUTranslations:
@@ -133,13 +165,13 @@ def msgid_of(text: str, msgids: Iterable[str]) -> str:
 
 def _(message: str) -> str:
     """``message`` in the current language (English is the msgid itself)."""
-    if _language == "en" or not message:
+    if _current() == "en" or not message:
         return message
     return _translations().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    if _language == "en":
+    if _current() == "en":
         return singular if n == 1 else plural
     return _translations().ngettext(singular, plural, n)
 
@@ -155,7 +187,7 @@ def N_(message: _Msg) -> _Msg:
 def pgettext(context: str, message: str) -> str:
     """``message`` as meant in ``context``: one English word with two Dutch ones ("deals": a column of counts,
     spelen; "jan deals": deelt)."""
-    if _language == "en" or not message:
+    if _current() == "en" or not message:
         return message
     return _translations().pgettext(context, message)
 
@@ -173,10 +205,8 @@ class english:
     """
 
     def __enter__(self) -> None:
-        global _language
-        self._before = _language
-        _language = "en"
+        self._in = speaking("en")  # in this thread only (a server's other threads go on in theirs)
+        self._in.__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        global _language
-        _language = self._before
+        self._in.__exit__(*exc)

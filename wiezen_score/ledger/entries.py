@@ -130,10 +130,13 @@ class Entries(Sessions):
         e: EntryInput,
         session_id: int | None = None,
         then: Callable[[SessionInfo, int, Scored], object] | None = None,
+        uid: str | None = None,
     ) -> tuple[int, Scored]:
         """Score and append one entry to the open session (or ``session_id``). Returns (entry no, scored).
 
-        ``then(session, no, scored)`` runs in the same transaction (e.g. to record a precedent with it).
+        ``then(session, no, scored)`` runs in the same transaction (e.g. to record a precedent with it). ``uid``: the
+        entry's uid (the phone's form: made from its nonce, so that the same form sent again is found, see
+        :meth:`entry_of_uid`); a new one otherwise.
         """
         outermost = not self._writing  # (a write joined to an outer one may still be rolled back)
         with self.write():
@@ -147,12 +150,17 @@ class Entries(Sessions):
             sc = Fold(s.rules, s.at_table, state, dp).step(no, e)
             if sc.kind == "join":
                 s = self._seat_newcomer(s, sc)
-            self._insert(s, no, sc)
+            self._insert(s, no, sc, uid=uid)
             if then is not None:
                 then(s, no, sc)
         if outermost and before is not None:  # committed: the owed count after the new last entry
             self._owed[s.id] = (self._unchanged(), queued_after([sc.kind], before))
         return no, sc
+
+    def entry_of_uid(self, uid: str) -> tuple[int, int, str] | None:
+        """(session, entry no, text) of the entry with ``uid``, None when there is none."""
+        row = self.conn.execute("SELECT session_id, no, text FROM entries WHERE uid = ?", (uid,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
     def preview(self, e: EntryInput) -> tuple[int, Scored]:
         """What :meth:`record` would record for ``e`` in the open session, without writing anything."""

@@ -29,11 +29,12 @@ if TYPE_CHECKING:
     from ..core.evening import Plan
     from ..core.rules import HouseRules
     from ..core.scoring import Points
+    from ..core.session import EntryInput
     from ..ledger import Ledger, SessionInfo
 
 __all__ = [
     "HELP", "QUIT_WORDS", "YES_WORDS",
-    "Answer", "NextSession", "Note", "Preview", "Question", "SessionIsOpen", "SheetView", "Table",
+    "Answer", "Ended", "NextSession", "Note", "Preview", "Question", "SessionIsOpen", "SheetView", "Table",
 ]
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -127,6 +128,9 @@ class Answer:
     recorded: str = ""  # '#4 alleen 5 piet 6: ...' when the line recorded an entry (the prompt shows the sheet)
     question: Question | None = None
     stop: bool = False  # quit: the prompt stops reading
+    entry: int | None = None  # the row id of the entry the line recorded (a rondje pas taken back at once: its undo)
+    kind: str = ""  # and its kind: deal, pass, redeal, penalty
+    ended: Ended | None = None  # `end`: the session, its seal and totals
 
     @property
     def notes(self) -> list[Note]:
@@ -138,6 +142,15 @@ class Answer:
         if self.question is not None:
             return self.question.text
         return "\n".join([self.recorded] * bool(self.recorded) + [n.text for n in self.notes])
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A session that `end` closed: the phone shows its seal large, and the payments."""
+
+    session: int
+    seal: str
+    totals: dict[str, Points]
 
 
 @dataclass
@@ -190,6 +203,9 @@ class Table:
     last: int = 6
     upcoming: NextSession = field(default_factory=NextSession)
     files: bool = True  # a `rules` line may name a TOML file (not from the phone: see service/rules.py)
+    again: bool = False  # the same deal as the one before asks "again?" first (the phone: a double tap's risk)
+    uid: str | None = None  # the phone's form: the uid of the entry it records (from its nonce; the same form sent
+    # again, even after a restart of the server, finds it recorded and records nothing)
 
     # -- one line -----------------------------------------------------------------------------------------
     def handle(self, raw: str, confirm: bool = False, expect: int | None = None) -> Answer:
@@ -233,7 +249,16 @@ class Table:
             return self.amend(s, item, confirm, expect)
         from ..ledger.documents import evening_progress
 
-        no, sc = self.led.record(item)
+        if self.uid is not None:
+            known = self.led.entry_of_uid(self.uid)
+            if known is not None:
+                return Answer(_say(_("already recorded: #{number} {text} (the phone sent it again; nothing recorded "
+                                     "twice)").format(number=known[1], text=row_words(_Words(item.kind, known[2])))))
+        if self.again and item.kind == "deal":
+            asked = self._again(s, item, confirm, expect)
+            if asked is not None:
+                return asked
+        no, sc = self.led.record(item, uid=self.uid)
         if sc.seating:  # a player came or went: the table as it is now
             s = self.led.session(s.id)
         parts: list[Part] = [self.view(s)]
@@ -244,7 +269,23 @@ class Table:
             # a penalty with a reason offers to become a precedent, without leaving the prompt
             parts.append(Note(_("hint: to keep this ruling for next time, type: precedent {title}: WHAT WAS DECIDED").format(
                 title=item.reason.strip()), "hint"))
-        return Answer(tuple(parts), recorded=recorded_line(no, sc, s.players))
+        rows = self.led.entries(s, since_no=no)
+        return Answer(tuple(parts), recorded=recorded_line(no, sc, s.players), entry=rows[-1].id if rows else None,
+                      kind=sc.kind)
+
+    def _again(self, s: SessionInfo, item: EntryInput, confirm: bool, expect: int | None) -> Answer | None:
+        """The question before a deal that is the same as the last entry that counts (None: not the same, or the
+        yes to the question about that entry); a yes given about another entry records nothing."""
+        counting = [r for r in self.led.entries(s) if not r.voided]
+        last = counting[-1] if counting else None
+        if confirm and expect is not None:
+            if last is None or expect != last.id:
+                raise WiezenError(_("nothing recorded: the sheet changed since the question; look at it and try again"))
+            return None
+        if last is None or last.kind != "deal" or self.led.preview(item)[1].text != last.text:
+            return None
+        return Answer(question=Question(_("#{number} was the same deal: {text}. Record it again?").format(
+            number=last.no, text=row_words(last)), _("not recorded"), last.id))
 
     def preview(self, raw: str) -> Preview:
         """What the line would record (a deal, a rondje pas, a redeal, a penalty), scored, without writing: the
@@ -368,7 +409,7 @@ class Table:
             raise WiezenError(_("nothing ended: session {id} is open now, not session {asked}").format(id=s.id, asked=expect))
         self.led.end_session()
         totals = self.led.totals(s.id)
-        seal = self.led.seal(s.id)
+        seal = self.led.seal(s.id) or ""
         # the next session of the evening is played under the same house rules and name unless the lines say otherwise
         self.upcoming = NextSession(name=s.name, rules=s.rules, rules_text=s.rules_toml, tag=s.tag)
         kept = (_("the next session keeps the house rules {rules} and the name '{name}' (type 'rules NAME' or 'session "
@@ -380,7 +421,7 @@ class Table:
                 id=s.id, totals=", ".join(f"{p} {signed(v)}" for p, v in totals.items())),
             _("seal: {seal}  (note it: `wiezen check --session {id} --seal {seal}` proves this evening later)").format(
                 seal=seal, id=s.id),
-            self._rounds_owed(s), kept))
+            self._rounds_owed(s), kept), ended=Ended(s.id, seal, dict(totals)))
 
     # -- what is asked about --------------------------------------------------------------------------------------
     def sheet(self, args: list[str]) -> Answer:

@@ -17,11 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.dates import date_text
-from ..core.deal import AGREED_TIMES
 from ..core.i18n import N_, _, dutch, language, ngettext
 from ..core.numbers import decimal, signed
 
-__all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment"]
+__all__ = ["RECENT", "csp", "event_data", "live_page", "page_title", "sheet_fragment", "sheet_parts"]
 
 RECENT = 8  # how many of the last entries the phone page lists
 
@@ -138,6 +137,8 @@ def _mult(e: Entry) -> str:
 
 
 def _recent(doc: SheetDoc) -> str:
+    from .fit import entry_words
+
     entries = list(doc["entries"])[-RECENT:][::-1]
     if not entries:
         return ('<p class="none">' + _e(_("No deals yet.")) + '</p>')
@@ -152,8 +153,10 @@ def _recent(doc: SheetDoc) -> str:
             )
         else:
             body = ('<span class="tag">' + _e(_("no points")) + '</span>')
+        # the line that records it again, in the words of the page's language (the builder opens with it to correct it)
+        line = entry_words(e) + (" " + str(e["reason"]) if e["kind"] in ("penalty", "redeal") and e.get("reason") else "")
         items.append(
-            '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
+            '<li class="entry' + str(" voided" if e["voided"] else "") + '" data-no="' + str(e["no"]) + '" data-line="' + _e(line) + '"><div class="what"><span class="no">#' + str(e["no"]) + '</span> <span class="text">' + _e(_entry_text(e)) + '</span>' + str(_mult(e)) + '<span class="by">' + _e(_("{player} dealt").format(player=e["dealer"])) + '</span></div><div class="pts">' + str(body) + '</div></li>'
         )
     return f'<ol class="recent">{"".join(items)}</ol>'
 
@@ -185,6 +188,11 @@ def _full_table(doc: SheetDoc) -> str:
 
 def sheet_fragment(doc: SheetDoc) -> str:
     """The part of the page that follows the ledger: heading, totals, next dealer, doubling, chart, last deals."""
+    return "".join(sheet_parts(doc))
+
+
+def sheet_parts(doc: SheetDoc) -> list[str]:
+    """:func:`sheet_fragment` as its elements, one string each: an update sends only those that changed."""
     s = doc["session"]
     players = list(s["players"])
     totals = doc["totals"]
@@ -227,15 +235,26 @@ def sheet_fragment(doc: SheetDoc) -> str:
     parts.append('<section class="evening"><h2>' + _e(_("The evening")) + '</h2>' + str(_chart(doc)) + '</section>')
     parts.append('<section class="last"><h2>' + _e(_("Last deals")) + '</h2>' + str(_recent(doc)) + '</section>')
     parts.append('<section class="sheet"><h2>' + _e(_("The sheet")) + '</h2>' + str(_full_table(doc)) + '</section>')
-    return "".join(parts)
+    return parts
 
 
-def event_data(gen: int, doc: SheetDoc, fragment: str) -> str:
-    """The data line of one server-sent event: what the page's script swaps in (one line of JSON)."""
-    return json.dumps(
-        {"gen": gen, "session": doc["session"]["id"], "title": page_title(doc), "html": fragment},
-        ensure_ascii=False, separators=(",", ":"),
-    )
+def event_data(gen: int, doc: SheetDoc, fragment: str, parts: Sequence[str] = (), before: Sequence[str] = ()) -> str:
+    """The data line of one server-sent event: what the page's script swaps in (one line of JSON; ``strip``: the
+    scorer's compact totals). Given the ``parts`` of the fragment and those the page has (``before``), only the parts
+    that changed, by place (``n``: how many there are), when there are as many as before; else the whole fragment."""
+    from .phone import strip
+
+    s = doc["session"]
+    d: dict[str, object] = {"gen": gen, "session": s["id"], "title": page_title(doc), "strip": strip(doc)}
+    if not s["open"] and s.get("seal"):  # every page that follows the evening keeps its seal (the phone, a witness)
+        d["sealed"] = {"session": s["id"], "name": s["name"] or page_title(doc), "date": s["date"], "seal": s["seal"],
+                       "totals": doc["totals"]}
+    if parts and len(parts) == len(before):
+        d["parts"] = {str(i): p for i, (p, b) in enumerate(zip(parts, before, strict=True)) if p != b}
+        d["n"] = len(parts)
+    else:
+        d["html"] = fragment
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
 
 
 CSS = """
@@ -248,9 +267,9 @@ body { margin: 0; background: var(--bg); color: var(--text);
 main, .scorer { max-width: 40rem; margin: 0 auto; padding: 0.75rem 0.75rem 1.5rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.3rem; margin: 0; }
 h2 { font-size: 0.95rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 1.2rem 0 0.4rem; }
-.top { display: flex; flex-direction: column; gap: 0.1rem; padding-right: 4.5rem; }  /* room for the status */
+.top { display: flex; flex-direction: column; gap: 0.1rem; }  /* (a box of its own: beside the status, not under it) */
 .meta { margin: 0; color: var(--muted); font-size: 0.9rem; }
-.status { position: fixed; top: 0.5rem; right: 0.5rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
+.status { float: right; margin: 0.6rem 0.6rem 0 0.4rem; font-size: 0.75rem; padding: 0.1rem 0.5rem; border-radius: 1rem;
   background: var(--panel); color: var(--muted); border: 1px solid var(--line); }
 .status.on { color: var(--pos); }
 .status.off { color: var(--neg); }
@@ -291,35 +310,21 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
 .recent .voided .text { text-decoration: line-through; color: var(--muted); }
 .none { color: var(--muted); }
 .sheet { display: none; }
+.witnessed { max-width: 40rem; margin: 0 auto; padding: 0 0.75rem 1.5rem; }
+.witnessed li { border-top: 1px solid var(--line); padding: 0.45rem 0; display: flex; flex-direction: column; }
+.witnessed .code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; color: var(--accent); }
+.witnessed .verdict { color: var(--muted); }
+.witnessed .verdict.pos { color: var(--pos); } .witnessed .verdict.neg { color: var(--neg); }
 .full { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 .full th, .full td { border-bottom: 1px solid #bbb; padding: 0.15rem 0.4rem; text-align: left; }
 .full td.n { text-align: right; }
 .full tr.voided td { text-decoration: line-through; color: #777; }
-/* the scorer's form */
-.scorer { border-top: 2px solid var(--accent); }
-.scorer h2 { color: var(--accent); }
-.line-row { display: flex; gap: 0.4rem; }
-.line-row input { flex: 1 1 auto; min-width: 0; font: inherit; font-size: 1.1rem; padding: 0.55rem; border-radius: 0.5rem;
-  border: 1px solid var(--line); background: #0b0d10; color: var(--text); }
-.keys { display: none; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0; }
-.js .keys { display: flex; }
-button { font: inherit; border-radius: 0.5rem; border: 1px solid var(--line); background: var(--panel); color: var(--text);
-  padding: 0.5rem 0.7rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation; }
-button:active { background: var(--line); }
-button.word { background: #242a31; }
-button.player { border-color: #6b5609; }
-button.go { background: var(--accent); color: #1b1b1b; font-weight: 700; border-color: var(--accent); }
-.actions { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-top: 0.6rem; }
-.msg { min-height: 1.4em; margin: 0.5rem 0 0; white-space: pre-line; }
-.msg.bad { color: var(--neg); }
-.msg.good { color: var(--pos); }
-.preview { min-height: 1.4em; margin: 0.2rem 0 0; color: var(--muted); font-variant-numeric: tabular-nums; }
 @media print {
   :root { color-scheme: light; --bg: #fff; --panel: #fff; --line: #bbb; --text: #000; --muted: #444; --pos: #0a6b1f;
     --neg: #a3160a; --accent: #000; }
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
-  .status, .scorer, .last { display: none; }
+  .status, .scorer, .last, .witnessed { display: none; }
   .top { padding-right: 0; }
   .sheet { display: block; }
   .card { border-width: 1px 1px 1px 0.3rem; break-inside: avoid; }
@@ -338,84 +343,60 @@ SCRIPT = """
   var main = document.getElementById("sheet"), status = document.getElementById("status");
   var session = main.getAttribute("data-session"), scorer = document.getElementById("scorer");
   function say(text, cls) { status.textContent = text; status.className = "status " + cls; }
-  if (window.EventSource) {
-    var es = new EventSource(main.getAttribute("data-events") || "/events");
+  var mini = document.getElementById("mini"), es = null;
+  function connect() {
+    es = new EventSource(main.getAttribute("data-events") || "/events");
     es.addEventListener("sheet", function (ev) {
       var d = JSON.parse(ev.data);
       if (scorer && String(d.session) !== session) { location.reload(); return; }
-      main.innerHTML = d.html; session = String(d.session); document.title = d.title;
-      main.setAttribute("data-gen", String(d.gen)); say("live", "on");
+      if (d.parts && main.children.length === d.n) {  // only what changed, by place
+        var kids = Array.prototype.slice.call(main.children);
+        for (var i in d.parts) kids[+i].outerHTML = d.parts[i];
+      } else if (d.html !== undefined) main.innerHTML = d.html;
+      session = String(d.session); document.title = d.title;
+      if (mini && d.strip !== undefined) mini.innerHTML = d.strip;
+      main.setAttribute("data-gen", String(d.gen)); live();
+      if (d.sealed) witness(d.sealed);
     });
-    es.onopen = function () { say("live", "on"); };
-    es.onerror = function () { say("reconnecting…", "off"); };
+    es.onopen = live;
+    es.onerror = function () {
+      say("reconnecting…", "off");
+      if (es.readyState === 2) setTimeout(connect, 5000);  // refused (the server is full): try again by itself
+    };
   }
-  if (!scorer) return;
-  var line = document.getElementById("line"), msg = document.getElementById("msg");
-  var nonce = scorer.querySelector("[name=nonce]"), players = scorer.getAttribute("data-players").split(" ");
-  function words() { var t = line.value.trim(); return t ? t.split(/\\s+/) : []; }
-  scorer.addEventListener("click", function (ev) {
-    var b = ev.target.closest ? ev.target.closest("button") : null;
-    if (!b) return;
-    var w = b.getAttribute("data-w"), k = b.getAttribute("data-k");
-    if (w !== null) {
-      var ws = words(), last = ws.length ? ws[ws.length - 1].split("+").pop() : "";
-      if (b.className.indexOf("player") >= 0 && players.indexOf(last) >= 0) ws[ws.length - 1] += "+" + w;
-      else ws.push(w);
-      line.value = ws.join(" "); ev.preventDefault(); return;
-    }
-    if (k === "back") { var v = words(); v.pop(); line.value = v.join(" "); ev.preventDefault(); return; }
-    if (k === "clear") { line.value = ""; ev.preventDefault(); return; }
-    if (b.name === "action") { ev.preventDefault(); send(b.value); }
-  });
-  scorer.addEventListener("submit", function (ev) { ev.preventDefault(); send("entry"); });
-  // the points the line would record, shown while it is built (nothing is written: /preview)
-  var preview = document.getElementById("preview"), timer = null, shown = "";
-  function look() {
-    var t = line.value.trim();
-    if (t === shown) return;
-    shown = t;
-    if (!t) { preview.textContent = ""; return; }
-    fetch(scorer.getAttribute("action").replace(/[/]entry$/, "/preview") + "?line=" + encodeURIComponent(t),
-          {headers: {"Accept": "application/json"}})
-      .then(function (r) { return r.json(); })
-      .then(function (d) {
-        if (line.value.trim() !== t) return;
-        if (!d.ok) { preview.textContent = ""; preview.className = "preview"; return; }
-        preview.textContent = Object.keys(d.points).map(function (p) {
-          var v = d.points[p], s = d.shown && d.shown[p]; return p + " " + (s || (v > 0 ? "+" + v : String(v)));
-        }).join(", ") + (d.multiplier > 1 ? " (x" + d.multiplier + ")" : "");
-        preview.className = "preview good";
-      })
-      .catch(function () {});
+  function live() { say("live", "on"); document.dispatchEvent(new Event("wiezen-live")); }
+  if (window.EventSource) connect();
+  window.addEventListener("pagehide", function () { if (es) es.close(); });  // its place is free at once
+  // every phone a witness: the seals of the evenings it followed, kept on the phone, checked against the ledger
+  var wit = document.getElementById("witnessed"), KEY = "wiezen:witnessed";
+  function kept() { try { return JSON.parse(window.localStorage.getItem(KEY) || "[]"); } catch (e) { return []; } }
+  function witness(s) {
+    var list = kept();
+    for (var i = 0; i < list.length; i++) if (list[i].seal === s.seal && list[i].host === location.host) return;
+    s.host = location.host; list.push(s);
+    try { window.localStorage.setItem(KEY, JSON.stringify(list.slice(-50))); } catch (e) { return; }
+    shown();
   }
-  function soon() { clearTimeout(timer); timer = setTimeout(look, 200); }
-  line.addEventListener("input", soon);
-  scorer.addEventListener("click", soon);
-  function send(action, expect) {
-    var body = new URLSearchParams(), again = null;
-    body.set("action", action); body.set("line", line.value); body.set("nonce", nonce.value);
-    if (expect !== undefined) { body.set("confirm", "1"); body.set("expect", String(expect)); }
-    var buttons = scorer.querySelectorAll("button[name=action]");
-    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    msg.className = "msg"; msg.textContent = "…";
-    fetch(scorer.getAttribute("action"), {method: "POST", body: body, headers: {"Accept": "application/json"}})
-      .then(function (r) { return r.json(); })
-      .then(function (d) {
-        if (d.nonce) nonce.value = d.nonce;
-        if (d.question) {  // undo, amend, end: the same line again with the yes
-          if (window.confirm(d.question)) again = d.expect;
-          else { msg.textContent = d.declined; msg.className = "msg"; }
-          return;
-        }
-        msg.textContent = d.ok ? d.message : d.error; msg.className = "msg " + (d.ok ? "good" : "bad");
-        if (d.ok) line.value = "";
-      })
-      .catch(function () { msg.textContent = "No answer: check the sheet before trying again."; msg.className = "msg bad"; })
-      .then(function () {
-        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
-        if (again !== null) send(action, again);
-      });
+  function shown() {
+    if (!wit) return;
+    var W = JSON.parse(wit.getAttribute("data-words")), ul = wit.querySelector("ul");
+    var mine = kept().filter(function (s) { return s.host === location.host; }).reverse();
+    ul.textContent = ""; wit.hidden = !mine.length;
+    mine.forEach(function (s) {
+      var li = document.createElement("li"), what = document.createElement("span"), seal = document.createElement("b");
+      var verdict = document.createElement("span");
+      what.textContent = s.name + " · " + s.date + " · " + Object.keys(s.totals).map(function (p) {
+        var v = s.totals[p]; return p + " " + (v > 0 ? "+" + v : String(v)); }).join(", ");
+      seal.textContent = s.seal; seal.className = "code"; verdict.className = "verdict"; verdict.textContent = W.checking;
+      li.appendChild(what); li.appendChild(seal); li.appendChild(verdict); ul.appendChild(li);
+      fetch("/seal.json?session=" + s.session + "&seal=" + encodeURIComponent(s.seal), {headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.json(); })
+        .then(function (d) { verdict.textContent = (d.ok ? "✓ " + W.holds : "✗ " + d.error); verdict.className = "verdict " + (d.ok ? "pos" : "neg"); })
+        .catch(function () { verdict.textContent = W.unchecked; });
+    });
   }
+  shown();
+  if (navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(function () {});
 })();
 """
 
@@ -423,7 +404,6 @@ SCRIPT = """
 #: the words the script shows; in Dutch the script is served with them translated (and hashed as served)
 _SCRIPT_WORDS = (
     N_("live"), N_("reconnecting…"),
-    N_("No answer: check the sheet before trying again."),
 )
 
 
@@ -443,38 +423,16 @@ def _sha(text: str) -> str:
 
 def csp() -> str:
     """The Content-Security-Policy of the pages: their own inline styles and scripts (by hash), nothing else."""
+    from .phone import PHONE_CSS, PHONE_SCRIPT
     from .room import ROOM_CSS, ROOM_SCRIPT
 
     return (
-        f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)}; script-src {_sha(script())} {_sha(ROOM_SCRIPT)}; "
+        f"default-src 'none'; style-src {_sha(CSS)} {_sha(ROOM_CSS)} {_sha(PHONE_CSS)}; "
+        f"script-src {_sha(script())} {_sha(ROOM_SCRIPT)} {_sha(PHONE_SCRIPT)}; "
         "connect-src 'self'; "
-        "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "img-src 'self' data:; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; "
+        "frame-ancestors 'none'"
     )
-
-
-def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequence[str], message: str) -> str:
-    def key(word: str, cls: str) -> str:
-        return f'<button type="button" class="{cls}" data-w="{_e(word)}">{_e(word)}</button>'
-
-    contract_keys = "".join(key(c, "word") for c in contracts)
-    player_keys = "".join(key(p, "player") for p in players)
-    number_keys = "".join(key(str(n), "num") for n in range(14))
-    number_keys += "".join(key(f"x{n}", "word") for n in AGREED_TIMES)  # a deal doubled by agreement, at its end
-    return (
-        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
-            examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"
-        ) + "</p>"
-        "</form>"
-    )
-
-
-def _confirm_form(action: str, nonce: str, form_action: str, line: str, expect: int) -> str:
-    """The yes to a question (undo, amend, end): the same form again with confirm=1 and the question's expect."""
-    hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">' for k, v in (
-        ("action", form_action), ("line", line), ("confirm", "1"), ("expect", str(expect)), ("nonce", nonce + "y")))
-    yes = _e(_("Yes"))
-    return (f'<form class="scorer confirm" method="post" action="{_e(action)}">{hidden}'
-            f'<button type="submit" class="go">{yes}</button></form>')
 
 
 # without a script the players' page reloads itself (the scorer's does not: it would lose what is typed)
@@ -492,16 +450,32 @@ def live_page(
     message: str = "",
     confirm: tuple[str, str, int] | None = None,
     events: str = "/events",
+    example: str = "",
+    manifest: str = "/manifest.webmanifest",
 ) -> str:
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
     asks, as a button (for a phone without the script, which asks with a dialog instead)."""
+    from .phone import PHONE_CSS, PHONE_SCRIPT, confirm_form, example_line, scorer_form, strip, witnessed
+
     body = sheet_fragment(doc) if fragment is None else fragment
-    form = ""
-    if scorer_action is not None:
-        form = _scorer_form(scorer_action, nonce, list(doc.get("seating") or doc["session"]["players"]), contracts, message)
-        if confirm is not None:
-            form += _confirm_form(scorer_action, nonce, *confirm)
-    return (
-        '<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>' + _e(page_title(doc)) + '</title><style>' + str(CSS) + '</style>' + str('' if scorer_action else _NOSCRIPT) + '</head><body><p class="status" id="status" role="status">' + _e(_("not live")) + '</p><main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events) + '" data-gen="' + str(gen) + '">' + str(body) + '</main>' + str(form) + '<script>' + str(script()) + '</script></body></html>\n'
-    )
+    status = '<p class="status" id="status" role="status">' + _e(_("not live")) + '</p>'
+    head = ('<!DOCTYPE html>\n<html lang="' + str(language()) + '"><head><meta charset="utf-8"><meta name="viewport" '
+            'content="width=device-width, initial-scale=1"><meta name="color-scheme" content="dark light"><meta '
+            'name="theme-color" content="#111418"><meta name="referrer" content="no-referrer"><link rel="manifest" '
+            'href="' + _e(manifest) + '"><link rel="icon" href="/icon.svg" type="image/svg+xml"><link '
+            'rel="apple-touch-icon" href="/icon-192.png"><title>' + _e(page_title(doc)) + '</title><style>' + CSS + '</style>')
+    main = ('<main id="sheet" data-session="' + str(doc["session"]["id"]) + '" data-events="' + _e(events)
+            + '" data-gen="' + str(gen) + '">' + body + '</main>')
+    main += witnessed()
+    if scorer_action is None:
+        return (head + _NOSCRIPT + '</head><body>' + status + main + '<script>' + script()
+                + '</script></body></html>\n')
+    players = list(doc.get("seating") or doc["session"]["players"])  # (who sits at the table now)
+    form = scorer_form(scorer_action, nonce, players, contracts, message, example or example_line((), players))
+    if confirm is not None:
+        form += confirm_form(scorer_action, nonce, *confirm)
+    # the scorer's page: compact totals, then the builder (it does not move when the sheet below changes)
+    return (head + '<style>' + PHONE_CSS + '</style></head><body class="scoring"><div class="strip"><ul class="mini" '
+            'id="mini" aria-label="' + _e(_("Totals")) + '">' + strip(doc) + '</ul>' + status + '</div>' + form
+            + main + '<script>' + script() + '</script><script>' + PHONE_SCRIPT + '</script></body></html>\n')

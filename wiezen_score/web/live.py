@@ -44,10 +44,12 @@ class Followed:
     def _poll(self) -> None:
         raise NotImplementedError
 
-    def wait(self, gen: int, timeout: float) -> int:
-        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop); the current generation."""
+    def wait(self, gen: int, timeout: float, gone: threading.Event | None = None) -> int:
+        """Block until the rendering is newer than ``gen`` (or ``timeout``, or stop, or ``gone``: the page hung up);
+        the current generation."""
         with self.cond:
-            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set(), timeout)
+            self.cond.wait_for(lambda: self.gen != gen or self.stop.is_set() or (gone is not None and gone.is_set()),
+                               timeout)
             return self.gen
 
     def close(self) -> None:
@@ -67,27 +69,50 @@ class LiveSheet(Followed):
         self.table = table  # a club night's table: its open session, else its latest
         self.doc: Mapping[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
+        self.parts: list[str] = []  # the fragment's elements (an update sends those that changed)
+        self.lang = ""  # the language they were rendered in (the server's)
+        self.other: dict[str, tuple[int, list[str]]] = {}  # language -> (generation, parts) for pages in another
         self.contracts: list[str] = []
+        self.example = ""  # a deal line the house rules take (the scorer's placeholder)
         self.error = ""
 
     # -- reading -----------------------------------------------------------
     def load(self, led: Ledger) -> None:
         """Render the sheet again from ``led`` (its own poller, or a room's that keeps the live sheets following it)."""
+        from ..core.i18n import language
         from ..ledger.documents import sheet_doc
-        from ..views.live import sheet_fragment
+        from ..views.live import sheet_parts
+        from ..views.phone import example_line
 
         led.table = self.table
         s = led.session(self.session_id)
         doc = sheet_doc(led, s)
         if doc == self.doc:
             return
-        fragment = sheet_fragment(doc)
+        parts = sheet_parts(doc)
         with self.cond:
-            self.doc, self.fragment = doc, fragment
+            self.doc, self.fragment, self.parts, self.lang = doc, "".join(parts), parts, language()
             self.json_text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # what `sheet --json` prints
             self.contracts = [c.name for c in s.rules.contracts]
+            self.example = example_line(s.rules.contracts, s.at_table)
             self.gen += 1
             self.cond.notify_all()
+
+    def rendering(self) -> tuple[int, Any, str, list[str]]:  # (the document: {} before its first load)
+        """(generation, document, fragment, its parts) in the language the calling thread speaks: the poller's
+        rendering, or one made from the same document for pages in the other language (once per change)."""
+        from ..core.i18n import language
+        from ..views.live import sheet_parts
+
+        with self.cond:
+            gen, doc, parts = self.gen, self.doc, self.parts
+            lang = language()
+            if lang != self.lang and doc:
+                got = self.other.get(lang)
+                if got is None or got[0] != gen:
+                    got = self.other[lang] = (gen, sheet_parts(doc))
+                parts = got[1]
+        return gen, doc, "".join(parts), parts
 
     def load_once(self) -> None:
         """The first rendering, in the caller's thread: a ledger or session that is not there is an error now."""

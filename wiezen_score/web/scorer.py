@@ -13,9 +13,9 @@ from typing import TypedDict
 
 from ..core.errors import WiezenError
 from ..core.i18n import _
-from ..service.table import NextSession, Table
+from ..service.table import Ended, NextSession, Table
 
-__all__ = ["ACTIONS", "FormAnswer", "Scorer", "form_line"]
+__all__ = ["ACTIONS", "FormAnswer", "Payment", "Scorer", "ended", "form_line"]
 
 #: the form's buttons, and the line each stands for (the typed words after it)
 ACTIONS = {"entry": "", "pass": "pas", "redeal": "redeal", "undo": "undo"}
@@ -23,6 +23,13 @@ ACTIONS = {"entry": "", "pass": "pas", "redeal": "redeal", "undo": "undo"}
 
 class _Answered(TypedDict):
     ok: bool
+
+
+class Payment(TypedDict, total=False):
+    payer: str
+    payee: str
+    points: int | float
+    cents: int
 
 
 class FormAnswer(_Answered, total=False):
@@ -33,6 +40,15 @@ class FormAnswer(_Answered, total=False):
     question: str
     declined: str
     expect: int
+    ask: str  # what the question is about: 'end' (the page asks the cents a point with it), else the line's head
+    undo: int  # a rondje pas or redeal just recorded: the row the page's 'take back' button undoes
+    repeat: bool  # the same form came again (the phone retried): answered as before, nothing recorded twice
+    session: int  # `end`: the session, its seal, the totals and the payments (at ``cents`` a point)
+    seal: str
+    totals: dict[str, int | float]
+    payments: list[Payment]
+    paid: list[str]  # the payments as the prompt's `settle` says them
+    cents: int
 
 
 def form_line(action: str, line: str) -> str:
@@ -58,10 +74,13 @@ class Scorer:
     table: int | str | None = None  # a club night's table: the link records only there, round after round
     upcoming: NextSession = field(default_factory=NextSession)
 
-    def answer(self, action: str, line: str, confirm: bool = False, expect: int | None = None) -> FormAnswer:
-        """Act on one form, on a connection of its own (one form at a time: the server holds a lock)."""
+    def answer(self, action: str, line: str, confirm: bool = False, expect: int | None = None,
+               cents: int | None = None, nonce: str = "") -> FormAnswer:
+        """Act on one form, on a connection of its own (one form at a time: the server holds a lock). ``cents``: what
+        a point is worth in the payments `end` answers with; ``nonce``: the form's, which makes the uid of the entry
+        it records (the same form again finds it, after a restart of the server too)."""
         try:
-            return self._answer(form_line(action, line), confirm, expect)
+            return self._answer(form_line(action, line), confirm, expect, cents, entry_uid(nonce))
         except WiezenError as e:
             return {"ok": False, "error": _("Error: {message}").format(message=e)}
 
@@ -81,7 +100,7 @@ class Scorer:
                 "shown": {k: signed(v) for k, v in p.points.items()},
                 "multiplier": p.multiplier, "explanation": list(p.explanation)}
 
-    def _answer(self, line: str, confirm: bool, expect: int | None) -> FormAnswer:
+    def _answer(self, line: str, confirm: bool, expect: int | None, cents: int | None, uid: str | None) -> FormAnswer:
         from .. import ledger
 
         with ledger.open_ledger(self.path) as led:
@@ -91,7 +110,7 @@ class Scorer:
                 if s.id != self.session_id:
                     raise WiezenError(_("this page shows session {shown}, but the open session is {open}: nothing "
                                         "recorded").format(shown=self.session_id, open=s.id))
-            table = Table(led, upcoming=self.upcoming, files=False)  # house rules by name only
+            table = Table(led, upcoming=self.upcoming, files=False, again=True, uid=uid)  # house rules by name only
             try:
                 answer = table.handle(line, confirm=confirm, expect=expect)
             finally:
@@ -100,5 +119,43 @@ class Scorer:
             raise WiezenError(_("'{line}' stops the prompt; on the phone, close the page instead").format(line=line.strip()))
         q = answer.question
         if q is not None:
-            return {"ok": False, "question": q.text, "declined": q.declined, "expect": q.expect}
-        return {"ok": True, "message": answer.message}
+            return {"ok": False, "question": q.text, "declined": q.declined, "expect": q.expect,
+                    "ask": line.split()[0].lower() if line.split() else ""}
+        out: FormAnswer = {"ok": True, "message": answer.message}
+        if answer.entry is not None and answer.kind in ("pass", "redeal"):
+            out["undo"] = answer.entry
+        if answer.ended is not None:
+            out.update(ended(answer.ended, cents))
+        return out
+
+
+def entry_uid(nonce: str) -> str | None:
+    """The uid of the entry a form with ``nonce`` records (32 hex digits, as every uid), None without a nonce."""
+    import hashlib
+
+    if not nonce:
+        return None
+    return hashlib.sha256(("wiezen phone form " + nonce).encode("utf-8")).hexdigest()[:32]
+
+
+def ended(e: Ended, cents: int | None) -> FormAnswer:
+    """The fields of the answer to `end`: the seal, the totals, and who pays whom (at ``cents`` a point)."""
+    from ..core.numbers import fmt, money, plain
+    from ..core.settle import settle
+
+    pays: list[Payment] = []
+    said: list[str] = []
+    for p in settle(e.totals, cents):
+        one: Payment = {"payer": p.payer, "payee": p.payee, "points": plain(p.amount)}
+        if p.cents is not None:
+            one["cents"] = p.cents
+        pays.append(one)
+        said.append(_("  {payer} pays {payee} {points}{money}").format(
+            payer=p.payer, payee=p.payee, points=fmt(p.amount),
+            money=f" ({money(p.cents)})" if p.cents is not None else "").strip())
+    out: FormAnswer = {"ok": True, "session": e.session, "seal": e.seal,
+                       "totals": {k: plain(v) for k, v in e.totals.items()}, "payments": pays,
+                       "paid": said or [_("everybody is square: nobody pays")]}
+    if cents is not None:
+        out["cents"] = cents
+    return out

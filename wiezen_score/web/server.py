@@ -21,21 +21,29 @@ from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..core.errors import WiezenError
-from ..core.i18n import _
+from ..core.i18n import _, speaking
 from ..core.text import as_count
 from ..ledger.links import Link
 from .live import LiveSheet
+from .net import lan_addresses, qr_svg, urls_for
 from .room import Room
 from .scorer import FormAnswer, Scorer
+from .wire import HangUps, Stream, accepts_gzip, spoken
 
-__all__ = ["Handler", "Server", "lan_addresses", "make_server", "urls_for"]
+if TYPE_CHECKING:
+    from ..core.documents import SheetDoc
+
+__all__ = ["Handler", "Server", "lan_addresses", "make_server", "qr_svg", "urls_for"]
 
 KEEPALIVE_SECONDS = 15  # an SSE comment this often, so dead connections are noticed
 MAX_BODY = 4096  # bytes of a POST body
 MAX_TARGET = 2048  # characters of a request's path and query
+#: what makes the pages installable: the service worker and the icons (-> the icon's size in pixels)
+INSTALL = {"/sw.js": 0, "/icon.svg": 0, "/icon-192.png": 192, "/icon-512.png": 512}
 MAX_STREAMS = 256  # open event streams at once: a club's room (20 tables, 200 phones) and then some (benchmarks/room.py)
 
 
@@ -44,7 +52,7 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], live: LiveSheet, room: Room | None, read_only: bool,
-                 pinned_table: int | str | None = None) -> None:
+                 pinned_table: int | str | None = None, fixed_lang: bool = False) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
@@ -52,9 +60,11 @@ class Server(ThreadingHTTPServer):
         self.room = room  # None: the page is pinned to one session (--session)
         self.read_only = read_only
         self.pinned_table = pinned_table  # with --session: its table (0: none), the only one its link records at
+        self.fixed_lang = fixed_lang  # serve --lang: every page in that language, whatever the phone asks
         self.scorers: dict[int | str, Scorer] = {}
         self._names: frozenset[str] | None = None  # (host_names)
         self.streams = 0
+        self.hangups = HangUps()  # one thread that notices a page closing its event stream
         self.lock = threading.Lock()  # one write at a time, and the table of answered forms
         self.answered: OrderedDict[str, tuple[int, FormAnswer]] = OrderedDict()
 
@@ -129,6 +139,7 @@ class Server(ThreadingHTTPServer):
         from ..ledger import flush_journal
 
         self.live.close()
+        self.hangups.close()
         if self.room is not None:
             self.room.close()
         self.server_close()
@@ -145,10 +156,18 @@ class Handler(BaseHTTPRequestHandler):
         return
 
     # -- answers -------------------------------------------------------------
-    def _send(self, status: int, body: str, ctype: str, extra: dict[str, str] | None = None) -> None:
-        data = body.encode("utf-8")
+    def _send(self, status: int, body: str | bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        zipped = len(data) > 1024 and accepts_gzip(self.headers.get("Accept-Encoding"))
+        if zipped:
+            import gzip
+
+            data = gzip.compress(data, 6, mtime=0)
         self.send_response(status)
-        self.send_header("Content-Type", f"{ctype}; charset=utf-8")
+        self.send_header("Content-Type", f"{ctype}; charset=utf-8" if isinstance(body, str) else ctype)
+        if zipped:
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding, Accept-Language")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -208,7 +227,7 @@ class Handler(BaseHTTPRequestHandler):
         return found[0]
 
     def _replaced(self) -> None:
-        self._send(HTTPStatus.GONE, _("this link was replaced: scan the new code") + "\n", "text/plain")
+        self._plain(HTTPStatus.GONE, _("this link was replaced: scan the new code"))
 
     def _table_path(self, path: str) -> tuple[int | str, str] | None:
         """/t/T, /t/T/sheet.json, /t/T/events (T: a table's number or label, terras): (T, the rest)."""
@@ -234,7 +253,18 @@ class Handler(BaseHTTPRequestHandler):
         self._plain(HTTPStatus.MISDIRECTED_REQUEST, "misdirected request: this server does not answer to that host name")
         return True
 
+    def _language(self) -> str | None:
+        """The language this request is answered in: the phone's (Accept-Language), unless serve was started with
+        --lang; None: the server's."""
+        if self.server.fixed_lang:
+            return None
+        return spoken(self.headers.get("Accept-Language"))
+
     def do_GET(self) -> None:
+        with speaking(self._language()):
+            self._get()
+
+    def _get(self) -> None:
         from ..views.live import live_page
 
         target = self._target()
@@ -251,9 +281,14 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, room_page(room_doc), "text/html")
         elif path == "/":
             live = srv.live
-            with live.cond:
-                doc, fragment, gen = live.doc, live.fragment, live.gen
+            gen, doc, fragment, _parts = live.rendering()
             self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen), "text/html")
+        elif path in INSTALL:
+            self._install(path)
+        elif path == "/seal.json":
+            self._seal(query)
+        elif path == "/manifest.webmanifest":
+            self._manifest("/", srv.live)
         elif path == "/sheet.json":
             with srv.live.cond:
                 text = srv.live.json_text
@@ -268,6 +303,10 @@ class Handler(BaseHTTPRequestHandler):
             self._cards()
         elif path.startswith("/t/") and room is not None:
             self._table(path)
+        elif path.startswith("/s/") and path.endswith("/manifest.webmanifest"):
+            link = self._scorer_link(path, "/manifest.webmanifest", "forbidden: this is not the scorer's link")
+            if link is not None:
+                self._manifest(f"/s/{link.token}", srv.live)
         elif path.startswith("/s/") and path.endswith("/preview"):
             found = self._scorer_path(path)
             if found is None or found[1] != "/preview" or found[0].replaced:
@@ -284,15 +323,17 @@ class Handler(BaseHTTPRequestHandler):
             except WiezenError as e:
                 self._plain(HTTPStatus.NOT_FOUND, str(e))
                 return
+            gen, doc, fragment, _parts = live.rendering()
             with live.cond:
-                doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
+                contracts, example = live.contracts, live.example
             message = query.get("msg", [""])[0][:300]
             expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
             events = f"/t/{link.table}/events" if link.table and room is not None else "/events"
             page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{link.token}/entry",
+                             manifest=f"/s/{link.token}/manifest.webmanifest",
                              nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm,
-                             events=events)
+                             events=events, example=example)
             self._send(HTTPStatus.OK, page, "text/html")
         else:
             self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
@@ -301,7 +342,7 @@ class Handler(BaseHTTPRequestHandler):
         from ..views.live import live_page
 
         got = self._table_path(path)
-        if got is None or got[1] not in ("", "/sheet.json", "/events"):
+        if got is None or got[1] not in ("", "/sheet.json", "/events", "/manifest.webmanifest"):
             self._plain(HTTPStatus.NOT_FOUND, "not found: a table's sheet is at /t/N (its number or label)")
             return
         try:
@@ -312,12 +353,56 @@ class Handler(BaseHTTPRequestHandler):
         if got[1] == "/events":
             self._events(live)
             return
+        if got[1] == "/manifest.webmanifest":
+            self._manifest(f"/t/{got[0]}", live)
+            return
+        gen, doc, fragment, _parts = live.rendering()
         with live.cond:
-            doc, fragment, gen, text = live.doc, live.fragment, live.gen, live.json_text
+            text = live.json_text
         if got[1] == "/sheet.json":
             self._send(HTTPStatus.OK, text, "application/json")
         else:
-            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen, events=f"/t/{got[0]}/events"), "text/html")
+            self._send(HTTPStatus.OK, live_page(doc, fragment, gen=gen, events=f"/t/{got[0]}/events",
+                                                manifest=f"/t/{got[0]}/manifest.webmanifest"), "text/html")
+
+    def _install(self, path: str) -> None:
+        """The service worker and the icons (made here, as every answer is: no file is read)."""
+        from ..views.install import SERVICE_WORKER, icon_png, icon_svg
+
+        if path == "/sw.js":
+            self._send(HTTPStatus.OK, SERVICE_WORKER, "text/javascript")
+        elif path == "/icon.svg":
+            self._send(HTTPStatus.OK, icon_svg(), "image/svg+xml")
+        else:
+            self._send(HTTPStatus.OK, icon_png(INSTALL[path]), "image/png")
+
+    def _seal(self, query: dict[str, list[str]]) -> None:
+        """/seal.json?session=N&seal=CODE: does the ledger still hold exactly what the seal vouches for? (A phone that
+        kept the seal of an evening it followed asks.)"""
+        from .. import ledger
+
+        sid = as_count(query.get("session", [""])[0][:12])
+        code = query.get("seal", [""])[0][:40]
+        if sid is None or not code:
+            self._json(HTTPStatus.BAD_REQUEST, {"ok": False, "error": _("give session=N and seal=CODE")})
+            return
+        try:
+            with ledger.open_ledger(self.server.live.path, readonly=True) as led:
+                led.session(sid)
+                got = led.check_seal(code, sid)
+        except WiezenError as e:
+            self._json(HTTPStatus.NOT_FOUND, {"ok": False, "error": str(e)})
+            return
+        answer = {"ok": got.ok, "session": sid, "seal": code, ("message" if got.ok else "error"): got.message,
+                  "later": list(got.later)}
+        self._json(HTTPStatus.OK, answer)
+
+    def _manifest(self, start: str, live: LiveSheet) -> None:
+        from ..views.install import manifest
+        from ..views.live import page_title
+
+        _gen, doc, _fragment, _parts = live.rendering()
+        self._send(HTTPStatus.OK, manifest(start, page_title(doc) if doc else "wiezen"), "application/manifest+json")
 
     def _cards(self) -> None:
         """/qr: the printable cards of the tables' scorer's links, only for the server's own machine."""
@@ -341,6 +426,9 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, cards_page(cards), "text/html")
 
     def _events(self, live: LiveSheet | Room) -> None:
+        """The event stream of a page: the rendering now, then what changed at each change (the parts of the sheet
+        that differ from those this page has), gzip-compressed as one stream when the page accepts it; a comment
+        every KEEPALIVE_SECONDS; the place freed as soon as the page closes its end."""
         from ..views.live import event_data
 
         srv = self.server
@@ -351,33 +439,57 @@ class Handler(BaseHTTPRequestHandler):
             srv.streams += 1
         try:
             self.close_connection = True
+            zipped = accepts_gzip(self.headers.get("Accept-Encoding"))
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Accel-Buffering", "no")
+            if zipped:
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Vary", "Accept-Encoding")
             self.end_headers()
-            self.wfile.write(b"retry: 2000\n\n")
-            sent = -1
-            while not live.stop.is_set():
+            out = Stream(self.wfile, zipped)
+            out.write(b"retry: 2000\n\n")
+            sent, had = -1, list[str]()
+            gone = threading.Event()  # the page hung up (srv.hangups tells): the place is free at once
+
+            def hung() -> None:
+                gone.set()
                 with live.cond:
-                    gen, doc, fragment = live.gen, live.doc, live.fragment
+                    live.cond.notify_all()
+
+            srv.hangups.watch(self.connection, hung)
+            while not live.stop.is_set():
+                doc: SheetDoc | None = None
+                if isinstance(live, LiveSheet):
+                    gen, doc, fragment, parts = live.rendering()
+                else:
+                    with live.cond:
+                        gen, fragment, parts = live.gen, live.fragment, []
                 if gen != sent:
-                    if isinstance(live, LiveSheet):
-                        data, kind = event_data(gen, doc, fragment), "sheet"
+                    if doc is not None:
+                        data, kind = event_data(gen, doc, fragment, parts, had), "sheet"
                     else:
                         data, kind = json.dumps({"gen": gen, "html": fragment}, ensure_ascii=False), "room"
-                    self.wfile.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
-                    sent = gen
-                elif live.wait(gen, KEEPALIVE_SECONDS) == gen and not live.stop.is_set():
-                    self.wfile.write(b": still here\n\n")
+                    out.write(f"id: {gen}\nevent: {kind}\ndata: {data}\n\n".encode())
+                    sent, had = gen, parts
+                elif live.wait(gen, KEEPALIVE_SECONDS, gone) == gen and not live.stop.is_set():
+                    if gone.is_set():
+                        break
+                    out.write(b": still here\n\n")
         except (TimeoutError, BrokenPipeError, ConnectionResetError, OSError):
             pass  # the phone went away
         finally:
+            srv.hangups.forget(self.connection)
             with srv.lock:
                 srv.streams -= 1
 
     # -- writes --------------------------------------------------------------
     def do_POST(self) -> None:
+        with speaking(self._language()):
+            self._post()
+
+    def _post(self) -> None:
         target = self._target()
         if target is None or self._misdirected():
             return
@@ -413,12 +525,16 @@ class Handler(BaseHTTPRequestHandler):
         nonce = form.get("nonce", [""])[0][:64]
         confirm = form.get("confirm", [""])[0] == "1"  # the yes to the question the line asked
         expect = as_count(form.get("expect", [""])[0][:12])
+        cents = as_count(form.get("cents", [""])[0][:6])  # `end`: a point's worth in the payments
         srv = self.server
         with srv.lock:
             if nonce and nonce in srv.answered:  # the phone sent the same form again (a retry): answer as before
                 status, answer = srv.answered[nonce]
+                if answer["ok"]:
+                    answer = {**answer, "repeat": True, "message": _("already recorded: {message}").format(
+                        message=answer.get("message", ""))}
             else:
-                answer = srv.scorer(link.table).answer(action, line, confirm, expect)
+                answer = srv.scorer(link.table).answer(action, line, confirm, expect, cents, nonce)
                 status = HTTPStatus.BAD_REQUEST if "error" in answer else HTTPStatus.OK
                 if nonce:
                     srv.answered[nonce] = (status, answer)
@@ -445,11 +561,13 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(path: str, session_id: int | None, host: str, port: int, read_only: bool,
-                new_links: bool = False, on_new_table: Callable[[int | str], None] | None = None) -> Server:
+                new_links: bool = False, on_new_table: Callable[[int | str], None] | None = None,
+                fixed_lang: bool = False) -> Server:
     """The server of the ledger at ``path`` on ``host``:``port`` (0: any free port), its pages rendered once (a
     ledger or session that is not there is an error now); not serving yet (``serve_forever``, then
     :meth:`Server.shut`). Without ``session_id`` it serves the room: every open table. ``new_links``: the scorer's
-    links are replaced (`--new-links`). A port in use or an address that cannot be had is one WiezenError."""
+    links are replaced (`--new-links`); ``fixed_lang``: every page in the language chosen (`--lang`), else in the
+    phone's. A port in use or an address that cannot be had is one WiezenError."""
     from .. import ledger
 
     live = LiveSheet(path, session_id)
@@ -470,46 +588,9 @@ def make_server(path: str, session_id: int | None, host: str, port: int, read_on
             if new_links:
                 replace_all(led)
     try:
-        return Server((host, port), live, room, read_only, pinned)
+        return Server((host, port), live, room, read_only, pinned, fixed_lang)
     except OSError as e:
         if e.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
             raise WiezenError(_("port {port} on {host} is in use: give another with --port (0: any free port)").format(
                 port=port, host=host)) from None
         raise WiezenError(_("cannot listen on {host} port {port}: {reason}").format(host=host, port=port, reason=e.strerror or e)) from None
-
-
-def qr_svg(text: str) -> str:
-    """The QR code of ``text`` as an inline SVG (segno), or nothing when segno is not installed."""
-    try:
-        import segno
-    except ImportError:
-        return ""
-    import io
-
-    buf = io.BytesIO()
-    segno.make(text, error="m").save(buf, kind="svg", xmldecl=False, svgns=True, scale=4, border=2)
-    return buf.getvalue().decode("utf-8")
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that another device on the network could reach (best guess, no traffic)."""
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.254.254.254", 1))  # a UDP "connect" sends nothing; it picks the outgoing interface
-            found.append(s.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            ip = str(info[4][0])
-            if ip not in found:
-                found.append(ip)
-    except OSError:
-        pass
-    return [ip for ip in found if not ip.startswith("127.")]
-
-
-def urls_for(host: str, port: int) -> list[str]:
-    hosts = lan_addresses() or ["127.0.0.1"] if host in ("0.0.0.0", "", "::") else [host]
-    return [f"http://{'[' + h + ']' if ':' in h else h}:{port}/" for h in hosts]
