@@ -342,3 +342,18 @@ def test_in_dutch_the_builder_fits_too(tmp_path, phone):
         tap(phone, '#scorer button[data-k="end"]')
         assert wait_for(lambda: panel(phone)).startswith("sessie 1 (jan, piet, mieke, lotte) afsluiten?"), panel(phone)
         assert phone.find_element("css selector", "#panel-more label").text == "Cent per punt (voor de betalingen)"
+
+
+def test_the_player_keys_follow_a_player_who_joins_or_leaves(db, phone):
+    keys = "Array.from(document.querySelectorAll('#scorer .keys.players button')).map(b => b.textContent)"
+    with serving(db) as srv:
+        phone.get(srv.scorer)
+        assert wait_for(lambda: text(phone, "#status") == "live")
+        before = phone.execute_script("return " + keys)
+        assert "kris" not in before
+        assert run(db, "session", "join", "kris").returncode == 0  # (another process, as a second scorer)
+        assert wait_for(lambda: "kris" in phone.execute_script("return " + keys), 10), phone.execute_script("return " + keys)
+        taps(phone, "alleen", "5", "kris", "6")  # the new key works: the line takes him
+        assert phone.find_element("id", "line").get_attribute("value") == "alleen 5 kris 6"
+        assert run(db, "session", "leave", before[0]).returncode == 0
+        assert wait_for(lambda: before[0] not in phone.execute_script("return " + keys), 10)

@@ -245,7 +245,8 @@ def event_data(gen: int, doc: SheetDoc, fragment: str, parts: Sequence[str] = ()
     from .phone import strip
 
     s = doc["session"]
-    d: dict[str, object] = {"gen": gen, "session": s["id"], "title": page_title(doc), "strip": strip(doc)}
+    d: dict[str, object] = {"gen": gen, "session": s["id"], "title": page_title(doc), "strip": strip(doc),
+                            "seated": doc.get("seating") or s["players"]}  # (the scorer's player keys follow joins)
     if not s["open"] and s.get("seal"):  # every page that follows the evening keeps its seal (the phone, a witness)
         d["sealed"] = {"session": s["id"], "name": s["name"] or page_title(doc), "date": s["date"], "seal": s["seal"],
                        "totals": doc["totals"]}
@@ -355,6 +356,7 @@ SCRIPT = """
       } else if (d.html !== undefined) main.innerHTML = d.html;
       session = String(d.session); document.title = d.title;
       if (mini && d.strip !== undefined) mini.innerHTML = d.strip;
+      if (d.seated) document.dispatchEvent(new CustomEvent("wiezen-seated", {detail: d.seated}));
       main.setAttribute("data-gen", String(d.gen)); live();
       if (d.sealed) witness(d.sealed);
     });

@@ -299,6 +299,16 @@ PHONE_SCRIPT = r"""
   }
   function again() { if (pending !== null && retry) { clearTimeout(retry); retry = 0; go(pending); } }
   document.addEventListener("wiezen-live", again);
+  // a player came or went (join, leave): the player keys are those at the table now
+  document.addEventListener("wiezen-seated", function (ev) {
+    var now = ev.detail, box = form.querySelector(".keys.players");
+    if (!box || now.join(" ") === players.join(" ")) return;
+    players = now; form.setAttribute("data-players", now.join(" ")); box.textContent = "";
+    now.forEach(function (p) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "player"; b.setAttribute("data-w", p); b.textContent = p; box.appendChild(b);
+    });
+  });
   window.addEventListener("online", again);
   window.addEventListener("offline", function () { if (busy) say(W.offline, "off"); offline(true); });
   function done(req, d) {
