@@ -4,7 +4,7 @@ the subsets of the players), and for 60 players (the greedy fallback). Prints th
     python benchmarks/settle.py
 
 The goal: under 2 s for the exact case (a club night's settle after the last deal). This was a timed assertion in
-tests/test_settle.py; timings belong here, where a slow machine makes a slow figure, not a red test run.
+tests/core/test_settle_fewest_payments.py; timings belong here, where a slow machine makes a slow figure, not a red test run.
 """
 
 from __future__ import annotations

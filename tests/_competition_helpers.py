@@ -1,4 +1,4 @@
-"""The hand-computed season of the competition tests (its points: tests/test_competition.py's docstring)."""
+"""The hand-computed season of the competition tests (its points: tests/core/test_competition_file.py's docstring)."""
 
 from __future__ import annotations
 

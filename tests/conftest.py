@@ -12,12 +12,21 @@ from __future__ import annotations
 import datetime
 import os
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from _ledger_helpers import copy_ledger
-from hypothesis import settings
+
+# The tests are laid out like the code (tests/core, views, ledger, service, cli, web; e2e for end-to-end and stress
+# tests, project for the docs, the packaging and the layout). A test module may import another's helpers by name
+# (`from test_deal_words import ok`), wherever it lies: every folder is on the path, as this one is for the
+# shared helpers (tests/_*.py).
+for _folder in ("core", "views", "ledger", "service", "cli", "web", "e2e", "project"):
+    sys.path.insert(0, str(Path(__file__).parent / _folder))
+
+from _ledger_helpers import copy_ledger  # noqa: E402 (after the path)
+from hypothesis import settings  # noqa: E402
 
 # Hypothesis: the default run ("dev") tries fewer examples than .ci/run ("ci", WIEZEN_HYPOTHESIS=ci). Tests that
 # ask for a number of examples take it through _hypothesis_helpers.examples(n), scaled by the same ratio.

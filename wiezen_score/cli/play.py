@@ -27,7 +27,7 @@ import click
 from ..core.errors import WiezenError
 from ..core.i18n import _
 from ..core.numbers import signed
-from ..core.sessionfile import canonical_line  # noqa: F401 (the prompt's words: tests/test_i18n_words.py)
+from ..core.sessionfile import canonical_line  # noqa: F401 (the prompt's words: tests/cli/test_dutch_words.py)
 from ..service.table import YES_WORDS, Answer, SessionIsOpen, SheetView
 from ..service.table import Table as ServiceTable
 from .common import COUNT, SafePath, _db, echo

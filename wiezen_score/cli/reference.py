@@ -4,7 +4,7 @@ Regenerate it with::
 
     cog -r docs/cli.md
 
-tests/test_docs.py fails when a --help changes and docs/cli.md was not regenerated.
+tests/project/test_docs.py fails when a --help changes and docs/cli.md was not regenerated.
 """
 
 from __future__ import annotations

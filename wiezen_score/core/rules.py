@@ -27,7 +27,7 @@ DEFAULT_RULES = "whisthub"
 
 #: the presets' descriptions (English text in their TOML files), marked for the catalogue: a summary shows a
 #: description in the language spoken when the catalogue has it (house rules a club adds keep their own text);
-#: tests/test_i18n_rest.py fails when a preset's description is not listed here
+#: tests/cli/test_dutch_penalty_redeal_files.py fails when a preset's description is not listed here
 PRESET_DESCRIPTIONS: tuple[str, ...] = (
     NP_("house rules", "Kleurenwiezen as played on Whisthub (source 002)"),
     NP_("house rules", "Huisregels van Hemiksem en de Rupelstreek (source 000)"),

@@ -169,7 +169,7 @@ def expected_schema(version: int) -> dict[tuple[str, str], str]:
     if version not in _EXPECTED and version == SCHEMA_VERSION:
         from .fresh_build import fresh_schema
 
-        _EXPECTED[version] = fresh_schema()  # the same as the migrations make (tests/test_fresh_schema.py)
+        _EXPECTED[version] = fresh_schema()  # the same as the migrations make (tests/ledger/test_fresh_schema.py)
     if version not in _EXPECTED:
         from sqlite_utils import Database
 

@@ -3,7 +3,7 @@
 A fact's content comes in two halves: *portable* (what the same history gives in every ledger it is imported
 into: players by name, entries by uid) and *local* (the row ids of this ledger). Each half is written as
 canonical JSON by :func:`_dump`, the one definition of the bytes every link's hash and every seal covers
-(tests/test_chain_golden.py holds them to the hashes of existing ledgers). chain.py links facts, seals.py
+(tests/ledger/test_chain_golden.py holds them to the hashes of existing ledgers). chain.py links facts, seals.py
 reads and checks seals.
 """
 
@@ -22,7 +22,7 @@ Content = tuple[Mapping[str, object], Mapping[str, object], "int | None"]
 
 def _dump(value: object) -> str:
     """The chained text of a fact: canonical JSON (keys sorted, no spaces, UTF-8 as is). Every link's hash and
-    every seal is made over these bytes (tests/test_chain_golden.py holds them to the hashes of old ledgers)."""
+    every seal is made over these bytes (tests/ledger/test_chain_golden.py holds them to the hashes of old ledgers)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

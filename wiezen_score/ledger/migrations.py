@@ -49,7 +49,7 @@ def _migration_list() -> list[tuple[str, Callable[[Database], None]]]:
 
 # The schema version is the number of migrations; PRAGMA user_version holds the applied count, so the
 # everyday path checks one integer and never imports sqlite-utils.
-# The names of _migration_list(), in order (tests/test_club_datasette.py checks it).
+# The names of _migration_list(), in order (tests/ledger/test_datasette.py checks it).
 MIGRATION_NAMES = (
     "m001_initial", "m002_precedents", "m003_club_views", "m004_session_totals", "m005_no_replace", "m006_chain",
     "m007_evening_length", "m008_rulings_view", "m009_competitions", "m010_rounds_index", "m011_tables",

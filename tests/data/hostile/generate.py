@@ -1,4 +1,4 @@
-"""Writes corpus.jsonl: hostile inputs for every command (run by tests/test_hostile_corpus.py).
+"""Writes corpus.jsonl: hostile inputs for every command (run by tests/e2e/test_hostile_corpus.py).
 
 Each line: {"id", "args", "stdin" (or null), "files" ({name: text}, or {name: {"fifo": true}} / {"dir": true}),
 "ledger": "open" | "none", "env" ({NAME: value})}. Texts hold invalid bytes as lone surrogates (Python's

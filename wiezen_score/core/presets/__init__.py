@@ -10,7 +10,7 @@ from ..i18n import NP_, _, dutch, pgettext
 from ..rules import PRESETS, HouseRules, parse_rules
 
 #: the comments in the presets' files, as written there, marked for the catalogue: `rules show` prints a preset
-#: with its comments in the language spoken (tests/test_i18n_rest.py fails when a preset's comment is not listed)
+#: with its comments in the language spoken (tests/cli/test_dutch_penalty_redeal_files.py fails when a preset's comment is not listed)
 PRESET_COMMENTS: tuple[str, ...] = (
     NP_("house-rules comment", '"alone" or "split"'),
     NP_("house-rules comment", '"multiply" or "add": how several doublings of one deal combine'),
