@@ -4,7 +4,7 @@ one step (a new ledger is made with them, and `wiezen check` compares a ledger's
     python tools/fresh_schema.py          # write the module
     python tools/fresh_schema.py --check  # exit 1 when the module is not what the migrations make
 
-Run it after adding a migration; tests/test_fresh_schema.py fails until it is run.
+Run it after adding a migration; tests/ledger/test_fresh_schema.py fails until it is run.
 """
 
 from __future__ import annotations
