@@ -22,6 +22,10 @@ from ..core import i18n
 #: and kept, so in the language of that moment; shown, they are taken back to the msgid first
 CLICK_OPTION_HELPS = ("Show this message and exit.", "Show the version and exit.", "Confirm the action without prompting.")
 
+#: click's own words that it looks up through a variable (``_(extra["required"])`` for "[required]" in --help),
+#: which extraction cannot see in click's source: named here so that the catalogue keeps them
+CLICK_WORDS = (i18n.N_("required"),)
+
 _taught = False
 
 

@@ -303,7 +303,9 @@ ul, ol { list-style: none; margin: 0; padding: 0; }
 .keys { display: none; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0; }
 .js .keys { display: flex; }
 button { font: inherit; border-radius: 0.5rem; border: 1px solid var(--line); background: var(--panel); color: var(--text);
-  padding: 0.5rem 0.7rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation; }
+  padding: 0.5rem 0.7rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation;
+  overflow-wrap: normal; word-break: keep-all; hyphens: manual; }  /* a label wraps between words, never inside one */
+.line-row button { flex: 0 0 auto; }  /* the line gives way, not the button */
 button:active { background: var(--line); }
 button.word { background: #242a31; }
 button.player { border-color: #6b5609; }
@@ -451,16 +453,21 @@ def csp() -> str:
     )
 
 
-def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequence[str], message: str) -> str:
+def _scorer_form(action: str, nonce: str, players: Sequence[str], contracts: Sequence[str], message: str,
+                 examples: Sequence[str] = ()) -> str:
+    """The scorer's form; ``examples``: lines the session's house rules take (core/deal.py deal_example), the first
+    one the input's placeholder, then a penalty in the reader's words."""
     def key(word: str, cls: str) -> str:
         return f'<button type="button" class="{cls}" data-w="{_e(word)}">{_e(word)}</button>'
 
     contract_keys = "".join(key(c, "word") for c in contracts)
     player_keys = "".join(key(p, "player") for p in players)
     number_keys = "".join(key(str(n), "num") for n in range(14))
+    first = players[0] if players else "jan"
+    shown = [*(examples or ("samen 8 jan+piet 9",)), _("penalty {player} renonce").format(player=first)]
     return (
-        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="samen 9 jan+piet 10" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
-            examples="<i>samen 9 jan+piet 10</i>, <i>grote-miserie jan 0</i>, <i>penalty jan renonce</i>"
+        ('<form class="scorer" id="scorer" method="post" action="' + _e(action) + '" data-players="' + _e(" ".join(players)) + '"><h2>' + _e(_("Scorer")) + '</h2><div class="line-row"><input id="line" name="line" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="' + _e(shown[0]) + '" aria-label="' + _e(_("Deal line")) + '"><button type="submit" class="go" name="action" value="entry">' + _e(_("Record")) + '</button></div><div class="keys contracts">' + str(contract_keys) + '</div><div class="keys players">' + str(player_keys) + '</div><div class="keys numbers">' + str(number_keys) + '<button type="button" data-k="back" aria-label="' + _e(_("Remove the last word")) + '">⌫</button><button type="button" data-k="clear">' + _e(_("clear")) + '</button></div><div class="actions"><button type="submit" name="action" value="pass">Rondje pas</button><button type="submit" name="action" value="redeal">' + _e(_("Redeal")) + '</button><button type="submit" name="action" value="undo">' + _e(_("Undo last")) + '</button></div><input type="hidden" name="nonce" value="' + _e(nonce) + '"><p class="msg" id="msg" role="status">' + _e(message) + '</p><p class="preview" id="preview" aria-live="polite"></p><p class="meta">') + _e(_("Type or tap a deal line ({examples}); tapping two players joins them with +.")).format(
+            examples=", ".join(f"<i>{_e(x)}</i>" for x in shown)
         ) + "</p>"
         "</form>"
     )
@@ -490,6 +497,7 @@ def live_page(
     message: str = "",
     confirm: tuple[str, str, int] | None = None,
     events: str = "/events",
+    examples: Sequence[str] = (),
 ) -> str:
     """The whole page. With ``scorer_action`` (the scorer's secret form address) it carries the scoring form;
     with ``confirm`` (the form's action, line and the question's ``expect``), the yes to the question ``message``
@@ -497,7 +505,7 @@ def live_page(
     body = sheet_fragment(doc) if fragment is None else fragment
     form = ""
     if scorer_action is not None:
-        form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message)
+        form = _scorer_form(scorer_action, nonce, list(doc["session"]["players"]), contracts, message, examples)
         if confirm is not None:
             form += _confirm_form(scorer_action, nonce, *confirm)
     return (

@@ -314,7 +314,7 @@ def _chart(series: Mapping[str, Sequence[tuple[str, Any]]], title: str) -> str:
         for cx, cy, label, v in coords:
             out.append(
                 f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="3.5" fill="{colour}" stroke="#ffffff" stroke-width="1">'
-                f"<title>{_esc(player)}, {_esc(label)}: {_esc(decimal(v))}</title></circle>"
+                f"<title>{_esc(player)}, {_esc(_day(label))}: {_esc(decimal(v))}</title></circle>"
             )
         out.append("</g>")
         # legend entry: sample line, name and last value

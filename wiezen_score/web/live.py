@@ -68,11 +68,13 @@ class LiveSheet(Followed):
         self.doc: dict[str, Any] = {}  # the `sheet --json` document (ledger/documents.py sheet_doc)
         self.json_text = ""
         self.contracts: list[str] = []
+        self.examples: tuple[str, ...] = ()  # lines the scorer's form shows as examples, under the session's rules
         self.error = ""
 
     # -- reading -----------------------------------------------------------
     def load(self, led: Ledger) -> None:
         """Render the sheet again from ``led`` (its own poller, or a room's that keeps the live sheets following it)."""
+        from ..core.deal import deal_example, miserie_example
         from ..ledger.documents import sheet_doc
         from ..views.live import sheet_fragment
 
@@ -86,6 +88,7 @@ class LiveSheet(Followed):
             self.doc, self.fragment = doc, fragment
             self.json_text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # what `sheet --json` prints
             self.contracts = [c.name for c in s.rules.contracts]
+            self.examples = tuple(x for x in (deal_example(s.rules, s.players), miserie_example(s.rules, s.players)) if x)
             self.gen += 1
             self.cond.notify_all()
 

@@ -280,14 +280,14 @@ class Handler(BaseHTTPRequestHandler):
                 self._plain(HTTPStatus.NOT_FOUND, str(e))
                 return
             with live.cond:
-                doc, fragment, gen, contracts = live.doc, live.fragment, live.gen, live.contracts
+                doc, fragment, gen, contracts, examples = live.doc, live.fragment, live.gen, live.contracts, live.examples
             message = query.get("msg", [""])[0][:300]
             expect = as_count(query.get("expect", [""])[0][:12])  # a question to answer: the button of its yes
             confirm = None if expect is None else (query.get("ask", ["entry"])[0][:16], query.get("line", [""])[0][:500], expect)
             events = f"/t/{link.table}/events" if link.table and room is not None else "/events"
             page = live_page(doc, fragment, gen=gen, scorer_action=f"/s/{link.token}/entry",
                              nonce=secrets.token_urlsafe(12), contracts=contracts, message=message, confirm=confirm,
-                             events=events)
+                             events=events, examples=examples)
             self._send(HTTPStatus.OK, page, "text/html")
         else:
             self._plain(HTTPStatus.NOT_FOUND, "not found: the live sheet is at /, its JSON at /sheet.json")
