@@ -118,3 +118,12 @@ def test_a_seal_of_the_wrong_shape_stays_one_line(tmp_path):
     db = tmp_path / "w.db"
     _corrected_evening(db)
     assert "is not a seal" in refused(db, "check", "--seal", "XYZ")
+
+
+def test_a_header_line_too_late_is_named_as_typed_in_dutch(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    r = wz(db, "--lang", "nl", "play", input="spelers jan piet mieke lotte kris\n")
+    assert "regels 'spelers' komen voor een sessie begint" in r.stderr and "'players'" not in r.stderr, r.stderr
+    r = wz(db, "play", input="players jan piet mieke lotte kris\n")
+    assert "'players' lines come before a session starts" in r.stderr
