@@ -77,7 +77,7 @@ def serving(db: Path, *args: str) -> Iterator[Served]:
             if not line:
                 raise AssertionError(f"wiezen serve ended: {proc.wait()} {proc.stderr.read()}")  # type: ignore[union-attr]
             banner.append(line.rstrip("\n"))
-            if line.startswith("Ctrl-C stops"):
+            if line.startswith("Ctrl-C stop"):  # "Ctrl-C stops." (in Dutch "Ctrl-C stopt.")
                 break
         yield Served(proc, banner)
     finally:

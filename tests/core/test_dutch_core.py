@@ -175,7 +175,7 @@ def test_final_table_reasons_in_dutch(nl):
 def test_half_points_with_a_decimal_comma_in_dutch(nl):
     # one made it, two lost: the two share the 9 points the one gets (wikibooks-kleurenwiezen splits miseries)
     steps = _explain("kleine-miserie A 0 B 1 C 1", "wikibooks-kleurenwiezen")
-    assert steps[-1] == "meerdere miseries (split), gemengd: wie haalde +9; wie verloor verdeelt -9: -4,5 elk; de anderen 0"
+    assert steps[-1] == "meerdere miseries (gedeeld), gemengd: wie haalde +9; wie verloor verdeelt -9: -4,5 elk; de anderen 0"
 
 
 def test_half_points_in_english_keep_the_point():

@@ -94,7 +94,7 @@ def check(ctx: click.Context, as_json: bool, session_id: int | None, seal: str |
         for p in problems:
             echo(p.line())
         if sealed is not None and sealed.ok:
-            echo(_("seal: {message}").format(message=sealed.message))
+            echo(sealed.message)  # "seal 7KQ2-M9XD-4TPA-R vouches for session 3 ...": it names itself
             if sealed.later:
                 echo(_("recorded after that seal (corrections): {corrections}").format(corrections="; ".join(sealed.later)))
         if ok:

@@ -29,6 +29,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: and kept, so in the language of that moment; shown, they are taken back to the msgid first
 CLICK_OPTION_HELPS = ("Show this message and exit.", "Show the version and exit.", "Confirm the action without prompting.")
 
+#: click's own words that it looks up through a variable (``_(extra["required"])`` for "[required]" in --help),
+#: which extraction cannot see in click's source: named here so that the catalogue keeps them
+CLICK_WORDS = (i18n.N_("required"),)
+
 
 def translate_help(text: str) -> str:
     """``text`` (a cleaned help text) in the current language, paragraph by paragraph."""

@@ -9,7 +9,9 @@ Two modes, chosen by whether stdin is a terminal:
 - interactive: a prompt showing the next entry and dealer, line editing, history and tab completion,
   coloured errors, and a y/N confirmation before undo, amend and end. With prompt_toolkit installed
   (``pip install wiezen[play]``) the prompt has a completion menu while typing and a bottom toolbar with
-  the totals and the next dealer; else readline (pyreadline3 on Windows);
+  the totals and the next dealer; else readline (pyreadline3 on Windows). What another device records at
+  the table (the scorer's phone, a second prompt) is shown above the prompt: with prompt_toolkit while a line
+  is typed, with readline at the next line;
 - piped (a file or a script): no prompt, no colour, no confirmation; a bad line is reported on stderr as
   ``Error: line N: ...`` and skipped; the exit status is 1 at the end when any line failed.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -54,6 +57,8 @@ class Table:
         self.interactive = interactive
         self.color = color
         self.ask: Callable[[str], bool] = lambda question: True
+        self.version: int | None = None  # the ledger's data_version when this prompt last looked
+        self.seen: tuple[object, ...] = ()  # what the scorer saw then (:meth:`mark`)
 
     # -- output ------------------------------------------------------------------------------------------
     def echo(self, text: str = "") -> None:
@@ -116,6 +121,54 @@ class Table:
         where = ", ".join([*at, *(safe(x) for x in (s.name, date_text(s.date) if s.date else "") if x)])
         return _("Session {id} ({where}; {rules}): {players}. Type help for the commands, quit to stop.").format(
             id=s.id, where=where, rules=s.rules_name, players=", ".join(s.at_table))
+
+    # -- what another device recorded -----------------------------------------------------------------------
+    def mark(self) -> tuple[object, ...]:
+        """What the scorer sees of the table: the open session, the next entry, its dealer and doubling, the
+        totals (empty without an open session)."""
+        s = self.led.open_session()
+        if s is None:
+            return ()
+        state, no = self.led.state(s)
+        return (s.id, no, state.dealer, state.pending, tuple(self.led.totals(s.id).items()))
+
+    def looked(self) -> None:
+        """Remember what the scorer sees now (after the prompt's own line: nothing of it is news)."""
+        self.version, self.seen = self.led.data_version(), self.mark()
+
+    def news(self) -> Callable[[], None] | None:
+        """What another device (the scorer's phone, another prompt) changed at this table since the prompt last
+        looked, as what to print; None when nothing. Cheap when nothing was committed elsewhere (PRAGMA
+        data_version), so that the prompt may ask a few times a second; another table's deals are no news."""
+        version = self.led.data_version()
+        if version == self.version:
+            return None
+        before = self.seen
+        self.looked()
+        if self.seen == before:
+            return None
+        s = self.led.open_session()
+        if s is None:
+            return lambda: self.echo(_("session {id} was ended elsewhere (on the scorer's phone or another "
+                                       "prompt)").format(id=before[0]))
+        if not before or before[0] != s.id:
+            return lambda: self.echo(self.banner())
+        view = self.service.view(s)
+
+        def show() -> None:
+            self.echo(_("recorded elsewhere (on the scorer's phone or another prompt):"))
+            self.show(view)
+
+        return show
+
+    def catch_up(self) -> None:
+        """Print :meth:`news`, if any; a ledger that cannot be read for a moment is no reason to stop."""
+        try:
+            news = self.news()
+        except (WiezenError, sqlite3.Error):
+            return
+        if news is not None:
+            news()
 
     # -- one line --------------------------------------------------------------------------------------------
     def handle(self, raw: str) -> None:
@@ -195,14 +248,20 @@ def toolbar_text(table: Table) -> str:
         totals=totals, number=no, dealer=s.at_table[state.dealer], times=x)
 
 
-def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], str] | None:
+#: how often the prompt looks whether another device recorded something (PRAGMA data_version: microseconds)
+POLL_SECONDS = 0.5
+
+
+def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[], str] | None:
     """prompt_toolkit's prompt (the optional extra ``wiezen[play]``): a completion menu while typing and a
-    bottom toolbar with the totals and the next dealer. None when it is not installed or the terminal cannot
-    show it (TERM=dumb), or WIEZEN_PROMPT=readline asks for readline."""
+    bottom toolbar with the totals and the next dealer; while it waits for a line, what the scorer's phone (or
+    another prompt) records is shown above it and the prompt and toolbar follow. None when it is not installed
+    or the terminal cannot show it (TERM=dumb), or WIEZEN_PROMPT=readline asks for readline."""
     if os.environ.get("WIEZEN_PROMPT", "").lower() == "readline" or os.environ.get("TERM") == "dumb":
         return None
     try:
         from prompt_toolkit import PromptSession
+        from prompt_toolkit.application import get_app, run_in_terminal
         from prompt_toolkit.completion import Completer, Completion
         from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     except ImportError:
@@ -227,13 +286,37 @@ def _setup_prompt_toolkit(table: Table, history: str | None) -> Callable[[str], 
             hist = FileHistory(history)
         except OSError:
             pass  # not writable: the evening goes on without history
-    status = {"text": ""}
+    shown = {"prompt": "", "status": ""}  # what a redraw shows: a redraw must not query the ledger
     session: PromptSession[str] = PromptSession(history=hist, completer=LineCompleter(), complete_while_typing=True,
-                                 bottom_toolbar=lambda: status["text"])
+                                                bottom_toolbar=lambda: shown["status"])
 
-    def read(prompt: str) -> str:
-        status["text"] = toolbar_text(table)  # once per line: a redraw must not query the ledger
-        return str(session.prompt(prompt))
+    def refresh() -> None:
+        shown["prompt"], shown["status"] = table.prompt(), toolbar_text(table)
+
+    async def follow() -> None:
+        """While the line is typed: show what another device records, and the prompt and toolbar after it."""
+        import asyncio
+
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                news = table.news()
+                if news is None:
+                    continue
+                await run_in_terminal(news)
+                refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the ledger busy or gone for a moment: the line being typed matters more
+                continue
+            get_app().invalidate()
+
+    def start_following() -> None:
+        get_app().create_background_task(follow())  # cancelled when the line is taken
+
+    def read() -> str:
+        refresh()
+        return str(session.prompt(lambda: shown["prompt"], pre_run=start_following))
 
     return read
 
@@ -285,7 +368,6 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
         [#1 jan deals] > s 8 j+p 9
         [#2 piet deals] > pas
     """
-    import sqlite3
 
     from .. import ledger
     from ..core.text import decode_utf8
@@ -302,7 +384,10 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
         def finish() -> None:
             pass
 
-        read_line: Callable[[str], str] = input
+        def plain_read() -> str:
+            return input(table.prompt())
+
+        read_line: Callable[[], str] = plain_read
         if interactive:
             hist_file = None if no_history else (history or default_history())
             toolkit = _setup_prompt_toolkit(table, hist_file)
@@ -326,12 +411,14 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
             s = led.open_session()
             if s is not None and led.state(s)[1] > 1:
                 table.show(table.service.view(s))
+            table.looked()
         lineno = 0
         try:
             while True:
                 if interactive:
+                    table.catch_up()  # what was recorded elsewhere since the last line (readline shows it only now)
                     try:
-                        raw = read_line(table.prompt())
+                        raw = read_line()
                     except EOFError:
                         echo()
                         break
@@ -350,7 +437,11 @@ def play(ctx: click.Context, last: int, history: str | None, no_history: bool) -
                     if not interactive:
                         # a byte-order mark some editors write is dropped (utf-8-sig)
                         raw = data if isinstance(data, str) else decode_utf8(data, _("this line"), one_line=True)
+                    if interactive:
+                        table.catch_up()  # before the line's own answer: what it was typed against
                     table.handle(raw)
+                    if interactive:
+                        table.looked()
                 except Stop as e:
                     if e.args:
                         table.error(str(e.args[0]), lineno)

@@ -11,7 +11,8 @@ from .errors import WiezenError
 from .i18n import N_, _, dutch
 
 __all__ = [
-    "ACCEPTED_FORMS", "WEEKDAYS", "date_text", "day_text", "looks_like_date", "parse_date", "parse_when", "weekday_name",
+    "ACCEPTED_FORMS", "WEEKDAYS", "date_text", "day_text", "looks_like_date", "moment_text", "parse_date", "parse_when",
+    "weekday_name",
 ]
 
 ACCEPTED_FORMS = N_(
@@ -107,6 +108,20 @@ def date_text(iso: str) -> str:
 def day_text(iso: str) -> str:
     """A stored date with its weekday: ``Fri 2026-11-27`` in English, ``vr 27/11/2026`` in Dutch."""
     return _dutch_date(iso) if dutch() else f"{weekday_name(iso)} {iso}"
+
+
+def moment_text(stamp: str) -> str:
+    """A stored moment (``2026-12-04T06:58:58+00:00``, UTC) as a person reads it: unchanged in English,
+    ``vr 04/12/2026 06:58 UTC`` in Dutch (as a sheet's seal line says it). Text only: JSON keeps the stamp."""
+    if not dutch():
+        return stamp
+    try:
+        t = datetime.datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp  # not a moment this can read: shown as stored
+    if t.tzinfo is not None:
+        t = t.astimezone(datetime.timezone.utc)
+    return f"{_dutch_date(t.date().isoformat())} {t:%H:%M} UTC"
 
 
 def _dutch_date(iso: str) -> str:

@@ -211,7 +211,7 @@ def parse_deal(
     """
     words = line.split()
     if not words:
-        raise WiezenError(_("empty deal line: expected e.g. 'samen 9 jan+piet 10'"))
+        raise WiezenError(_("empty deal line: expected e.g. '{example}'").format(example=deal_example(rules, players)))
     times, ot_word = 1, False
     for _i in range(2):  # 'over-troel' and 'x2' end the line, in either order
         if len(words) > 1 and times == 1:
@@ -300,3 +300,22 @@ def parse_deal(
             _("{contract} is played alone: no partner ({takers})").format(contract=contract.name, takers="+".join(takers))
         )
     return TrickDeal(contract, level, takers, _tricks(args[1]), times)
+
+
+def deal_example(rules: HouseRules, players: Sequence[str] = ("jan", "piet")) -> str:
+    """A deal line these house rules take, for a hint or a placeholder: their first team contract (samen) at its
+    first level, made with one overtrick, by the first two of ``players`` (``samen 8 jan+piet 9``)."""
+    tricks = [c for c in rules.contracts if isinstance(c, TrickContract) and c.levels]
+    chosen = next((c for c in tricks if c.team), tricks[0] if tricks else None)
+    names = list(players[:2]) if len(players) >= 2 else ["jan", "piet"]
+    if chosen is None:
+        return f"{rules.contracts[0].name} {names[0]} 0" if rules.contracts else ""
+    level = chosen.levels[0]
+    takers = "+".join(names) if chosen.team else names[0]
+    return f"{chosen.name} {level} {takers} {min(level + 1, 13)}"
+
+
+def miserie_example(rules: HouseRules, players: Sequence[str] = ("jan",)) -> str:
+    """A miserie line these house rules take (``grote-miserie jan 0``), or '' when they have no miserie."""
+    found = next((c for c in rules.contracts if isinstance(c, MiserieContract) and c.tricks == 0), None)
+    return f"{found.name} {players[0] if players else 'jan'} 0" if found is not None else ""

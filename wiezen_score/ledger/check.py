@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from ..core.errors import WiezenError
-from ..core.i18n import _
+from ..core.i18n import NP_, _, pgettext
 from ..core.numbers import signed
 from .migrations import SCHEMA_VERSION
 from .rows import COUNTS, JOINED_SEAT, from_sixths
@@ -50,6 +50,13 @@ class ProblemDoc(TypedDict):
     entry_id: int | None
     message: str
 
+#: each check by its name (JSON's "check", always English) as a line of `wiezen check` names it
+CHECK_NAMES = {
+    "integrity": NP_("check", "integrity"), "foreign-key": NP_("check", "foreign-key"), "sum": NP_("check", "sum"),
+    "chain": NP_("check", "chain"), "totals": NP_("check", "totals"), "session": NP_("check", "session"),
+    "rescore": NP_("check", "rescore"), "seal": NP_("check", "seal"), "search-index": NP_("check", "search-index"),
+}
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -71,7 +78,8 @@ class Problem:
 
     def line(self) -> str:
         where = self.where()
-        return f"{self.check}: {where + ': ' if where else ''}{self.message}"
+        name = pgettext("check", CHECK_NAMES[self.check]) if self.check in CHECK_NAMES else self.check
+        return f"{name}: {where + ': ' if where else ''}{self.message}"
 
     def as_dict(self) -> ProblemDoc:
         return {

@@ -9,8 +9,12 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from ..core.i18n import _
+from ..core.dates import moment_text
+from ..core.i18n import N_, _
 from .facts import GENESIS, Facts, session_hash
+
+#: how an entry was voided, as the ledger stores it, in the words `explain` uses
+_VOIDED_BY = {"undo": N_("undo"), "amend": N_("amend")}
 
 
 def seal_code(shash: str) -> str:
@@ -121,7 +125,7 @@ def check_seal(conn: sqlite3.Connection, code: str, session_id: int | None) -> S
                 for _seq, k2, r2, s2 in links[i + 1:]:
                     later.append(_later_line(conn, facts, k2, r2, s2))
                 n = got[0]["n"]
-                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=printed, sid=sid, got=got[0]['sealed_at'], n=n), sid, tuple(x for x in later if x))
+                return SealResult(True, _('seal {want} vouches for session {sid} as sealed at {got} (seal {n}): it holds exactly that history').format(want=printed, sid=sid, got=moment_text(str(got[0]['sealed_at'])), n=n), sid, tuple(x for x in later if x))
     close = [(sid, printed) for sid, printed in found if near(want, body_of(printed))]
     if typed.typo or close:  # a character noted wrong: not a changed history
         named = close or (found if session_id is not None else [])
@@ -145,16 +149,17 @@ def _later_line(conn: sqlite3.Connection, facts: Facts, kind: str, rid: int, sub
     p = got[0]
     if kind == "entry":
         return (_("#{no} {text} recorded {at} (a correction)") if p["replaces"] else _("#{no} {text} recorded {at}")).format(
-            no=p["no"], text=p["text"], at=p["created_at"]
+            no=p["no"], text=p["text"], at=moment_text(str(p["created_at"]))
         )
     if kind == "void":
         r = conn.execute("SELECT no, text FROM entries WHERE id = ?", (rid,)).fetchone()
         label = f"#{r[0]} {r[1]}" if r else _("an entry")
-        return _("{entry} voided ({how}) {at}").format(entry=label, how=p["action"], at=p["created_at"]) + (
+        how = _(_VOIDED_BY[p["action"]]) if p["action"] in _VOIDED_BY else p["action"]
+        return _("{entry} voided ({how}) {at}").format(entry=label, how=how, at=moment_text(str(p["created_at"]))) + (
             f": {p['reason']}" if p["reason"] else ""
         )
     if kind == "seal":
-        return _("sealed again {at}: {seal}").format(at=p["sealed_at"], seal=seal_code(_shash_of(conn, rid)))
+        return _("sealed again {at}: {seal}").format(at=moment_text(str(p["sealed_at"])), seal=seal_code(_shash_of(conn, rid)))
     return ""
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..core.errors import WiezenError
-from ..core.i18n import N_, _
+from ..core.i18n import N_, NP_, _, pgettext
 from ..core.numbers import fmt, signed
 from ..core.sessionfile import Amend, Header, Undo, canonical_line, parse_line
 from ..core.text import as_count
@@ -64,6 +64,10 @@ Without an open session:
   tag NAME (a competition's sessions)   round N table T (a night with several tables)
   then: players jan piet mieke lotte [dealer NAME]""")
 
+
+#: the first word of a header line as the scorer types it in the language spoken (both are taken: sessionfile.py)
+_HEADER_WORDS = {"players": NP_("line", "players"), "rules": NP_("line", "rules"), "session": NP_("line", "session"),
+                 "tag": NP_("line", "tag"), "round": NP_("line", "round")}
 
 
 def _seat_hint(s: SessionInfo, typed: Sequence[str]) -> None:
@@ -323,8 +327,9 @@ class Table:
         if s is not None and item.key == "players":
             _seat_hint(s, item.players)  # a fifth player came: he joins this table, the evening goes on
         if s is not None:
+            key = pgettext("line", _HEADER_WORDS[item.key]) if item.key in _HEADER_WORDS else item.key
             raise SessionIsOpen(_("session {id} is open ({players}): '{key}' lines come before a session starts; type "
-                                  "'end' to close this one first").format(id=s.id, players=", ".join(s.players), key=item.key))
+                                  "'end' to close this one first").format(id=s.id, players=", ".join(s.players), key=key))
         if item.key == "session":
             nxt.name = item.name or nxt.name
             nxt.date = parse_when(item.date, dates.today()).isoformat() if item.date else nxt.date

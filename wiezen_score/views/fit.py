@@ -136,27 +136,30 @@ def compact_sheet(
     rows: Sequence[SheetEntry],
     width: int,
     signed: Callable[[int | float], str],
+    marks: Sequence[str] = (),
 ) -> list[str] | None:
     """The compact table's lines for ``rows`` (entries of the sheet document, already cut to the last N), or None
-    when it cannot fit ``width`` even with initials."""
+    when it cannot fit ``width`` even with initials. ``marks``: each row's footnote mark (views/sheet.py)."""
     players = list(doc["session"]["players"])
     sizes = (8, 6, 5, 4, 3, 2, 1)
     # first the longest labels that leave the entries room enough (24, or what the longest needs), then any
     for want_room in (True, False):
         for size in sizes:
-            found = _compact(doc, rows, width, signed, players, size, want_room)
+            found = _compact(doc, rows, width, signed, players, size, want_room, marks)
             if found is not None:
                 return found
     return None
 
 
 def _compact(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Callable[[int | float], str],
-             players: list[str], size: int, want_room: bool) -> list[str] | None:
+             players: list[str], size: int, want_room: bool, marks: Sequence[str] = ()) -> list[str] | None:
     names = labels(players, size)
     cells = []
     for e in rows:
         pts = e["points"]
-        if e["voided"] or e["kind"] in ("pass", "redeal"):
+        if e["voided"]:  # struck through, as the entry is: they count nowhere
+            vals = [f"~{signed(pts[p])}~" if pts.get(p) else "" for p in players]
+        elif e["kind"] in ("pass", "redeal"):
             vals = ["" for _ in players]
         else:
             vals = [("" if e["kind"] == "penalty" and not pts[p] else signed(pts[p])) if p in pts
@@ -173,15 +176,16 @@ def _compact(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Call
     widths += [max([len(headers[4 + i]), *(len(c[4][i]) for c in fixed)]) for i in range(len(players))]
     room = width - (sum(widths) + 2 * (len(widths) - 1))
     texts = []
+    notes = [marks[i] if i < len(marks) else "" for i in range(len(cells))]  # footnote marks: never cut off
     for _n, _d, e, _m, _vals in cells:
         text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
         texts.append(_("~{entry}~ voided").format(entry=text) if e["voided"] else text)
-    needed = max([len(_("totals")), *(len(shorten_text(t, names, 10**6)) for t in texts)])
+    needed = max([len(_("totals")), *(len(shorten_text(t, names, 10**6) + m) for t, m in zip(texts, notes, strict=True))])
     if room < (min(needed, 24) if want_room else _MIN_ENTRY):
         return None
     table_rows = []
-    for (n, d, _e, m, vals), text in zip(cells, texts, strict=True):
-        table_rows.append([n, d, shorten_text(text, names, room), m, *vals])
+    for (n, d, _e, m, vals), text, note in zip(cells, texts, notes, strict=True):
+        table_rows.append([n, d, shorten_text(text, names, room - len(note)) + note, m, *vals])
     table_rows.append(["", "", _("totals"), "", *totals])
     out = plain_table(table_rows, headers, [True, False, False, False, *([True] * len(players))],
                       rule_before_last=True)
@@ -191,14 +195,19 @@ def _compact(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Call
     return out
 
 
-def entry_lines(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Callable[[int | float], str]) -> list[str]:
+def entry_lines(doc: SheetDoc, rows: Sequence[SheetEntry], width: int, signed: Callable[[int | float], str],
+                marks: Sequence[str] = ()) -> list[str]:
     """The narrowest form: each entry on wrapped lines of its own."""
     out = []
-    for e in rows:
+    for i, e in enumerate(rows):
         mark = f" x{e['multiplier']}" if e["multiplier"] > 1 else ""
-        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
+        note = marks[i] if i < len(marks) else ""
+        reason = f" - {e['reason']}" if e.get("reason") else ""
+        text = entry_words(e) + note + reason
         if e["voided"]:
-            out += wrap(f"#{e['no']} ({e['dealer']}) " + _("~{entry}~ voided").format(entry=text), width)
+            pts = ", ".join(f"{p} ~{signed(v)}~" for p, v in e["points"].items() if v)
+            out += wrap(f"#{e['no']} ({e['dealer']}) " + _("~{entry}~ voided").format(entry=entry_words(e) + reason)
+                        + note + (f": {pts}" if pts else ""), width)
             continue
         pts = ", ".join(f"{p} {signed(v)}" for p, v in e["points"].items())
         out += wrap(f"#{e['no']} ({e['dealer']}) {text}{mark}: {pts}", width)

@@ -169,7 +169,8 @@ PHONE_CSS = """
 .keys.numbers button { flex: 1 0 2.75rem; padding: 0.4rem 0; }
 .keys.contracts button, .keys.players button { flex: 1 0 auto; }
 button { font: inherit; border-radius: 0.5rem; border: 1px solid var(--line); background: var(--panel); color: var(--text);
-  padding: 0.45rem 0.6rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation; }
+  padding: 0.45rem 0.6rem; min-height: 2.75rem; min-width: 2.75rem; touch-action: manipulation;
+  overflow-wrap: normal; word-break: keep-all; hyphens: manual; }  /* a label wraps between words, never inside one */
 button:active { background: var(--line); }
 button:disabled { opacity: 0.55; }
 button.word { background: #242a31; }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..core.i18n import _, ngettext
@@ -10,7 +11,7 @@ from ..core.session import Scored, TableState, sitting_out
 from .fit import entry_words, row_words
 
 if TYPE_CHECKING:
-    from ..core.documents import Correction, SealRef, SheetDoc, SheetSession
+    from ..core.documents import Correction, SealRef, SheetDoc, SheetEntry, SheetSession
     from ..core.rules import HouseRules
     from ..core.session import EntryInput
 
@@ -75,17 +76,19 @@ def render_sheet(doc: SheetDoc, last: int | None = None, width: int | None = Non
     doc = safe_tree(doc)  # user text shown, never obeyed: one line per field
     players = doc["session"]["players"]
     running = {p: float(doc.get("running_from", {}).get(p, 0)) for p in players}
+    shown = doc["entries"] if last is None else doc["entries"][-last:]
+    marks, notes = footnotes(shown)
+    marks = [""] * (len(doc["entries"]) - len(shown)) + marks
     rows = []
     away = _not_yet_seated(doc)  # players who came later (`session join`) or left: no "(out)" for them
-    for e in doc["entries"]:
+    for e, note in zip(doc["entries"], marks, strict=True):
         mark = "" if e["multiplier"] == 1 else "*" if e["multiplier"] == 2 else f"*{e['multiplier']}"
         if e["kind"] == "join" and not e["voided"]:
             away.discard(str(e["text"]).split()[1])
-        if e["voided"]:
-            cells = [("(" + signed(e["points"][p]) + ")") if p in e["points"] else "" for p in players]
-            text = _("~{entry}~ voided").format(entry=entry_words(e)) + (_ruling_mark(e["precedents"]) if e.get("precedents") else "")
-            if e.get("voided_after"):
-                text += f" ({correction_note(e['voided_after'])})"
+        if e["voided"]:  # its points struck through, as the entry is: they count nowhere
+            cells = [struck(e["points"][p]) if e["points"].get(p) else "" for p in players]
+            text = _("~{entry}~ voided").format(entry=entry_words(e)) + note + (
+                _ruling_mark(e["precedents"]) if e.get("precedents") else "")
             rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
             continue
         for p, v in e["points"].items():
@@ -101,17 +104,15 @@ def render_sheet(doc: SheetDoc, last: int | None = None, width: int | None = Non
                 cells.append(fmt(plain(running[p])))
             else:
                 cells.append(f"{fmt(plain(running[p]))}  ({signed(e['points'][p])})")
-        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
+        text = entry_words(e) + note + (f" - {e['reason']}" if e.get("reason") else "")
         if e.get("precedents"):
             text += _ruling_mark(e["precedents"])
-        if e.get("correction"):
-            text += f" ({correction_note(e['correction'])})"
         rows.append([str(e["no"]), e["dealer"], text, mark] + cells)
         if e["kind"] == "leave":  # his total stays on this row; blank after it
             away.add(str(e["text"]).split()[1])
     shown = doc["entries"]
     if last is not None:
-        rows, shown = rows[-last:], shown[-last:]
+        rows = rows[-last:]
     s = doc["session"]
     head = (_("session {id}: {name}{date} ({rules})") if s["open"] else _("session {id}: {name}{date} ({rules}, ended)")).format(
         id=s["id"], name=s["name"] + ", " if s["name"] else "", date=date_text(s["date"]), rules=s["rules"]
@@ -125,7 +126,9 @@ def render_sheet(doc: SheetDoc, last: int | None = None, width: int | None = Non
         if width is None or max(len(x) for x in full) <= width:
             out += full
         else:
-            out += compact_sheet(doc, shown, width, signed) or entry_lines(doc, shown, width, signed)
+            out += compact_sheet(doc, shown, width, signed, marks[-len(shown):]) or entry_lines(
+                doc, shown, width, signed, marks[-len(shown):])
+        out += notes  # each correction's reason once, under the table: a row stays as wide as its entry
     else:
         out.append(_("(no entries yet)"))
     out.append(_("totals: {points}").format(points=", ".join(f"{p} {signed(v)}" for p, v in doc["totals"].items())))
@@ -142,6 +145,29 @@ def render_sheet(doc: SheetDoc, last: int | None = None, width: int | None = Non
     if footer and not s["open"]:
         out.append(footer)
     return "\n".join(piece for line in out for piece in wrap(line, width))
+
+
+def struck(points: int | float) -> str:
+    """A voided entry's points as the sheet shows them: struck through like the entry (``~-15~``)."""
+    return f"~{signed(points)}~"
+
+
+def footnotes(entries: Sequence[SheetEntry]) -> tuple[list[str], list[str]]:
+    """Each entry's mark (`` [1]``, or '') and the notes under the sheet: one per correction made after the evening,
+    its date and reason said once for the version it voided and the one that replaced it."""
+    numbers: dict[str, int] = {}
+    marks, notes = [], []
+    for e in entries:
+        c = e.get("correction") or e.get("voided_after")
+        if not c:
+            marks.append("")
+            continue
+        note = correction_note(c)
+        if note not in numbers:
+            numbers[note] = len(numbers) + 1
+            notes.append(f"[{numbers[note]}] {note}")
+        marks.append(f" [{numbers[note]}]")
+    return marks, notes
 
 
 def sheet_rows(doc: SheetDoc) -> tuple[list[str], list[list[object]]]:
@@ -174,14 +200,12 @@ def sheet_html(doc: SheetDoc) -> str:
     running: dict[str, int | float] = {p: 0 for p in players}
     rows: list[list[object]] = []
     series: dict[str, list[tuple[str, int | float]]] = {p: [(_("start"), 0)] for p in players}
-    for e in doc["entries"]:
+    marks, notes = footnotes(doc["entries"])  # each correction's reason once, under the table
+    for e, note in zip(doc["entries"], marks, strict=True):
         mark = f"x{e['multiplier']}" if e["multiplier"] > 1 else ""
-        text = entry_words(e) + (f" - {e['reason']}" if e.get("reason") else "")
-        if e.get("correction"):
-            text += f" ({correction_note(e['correction'])})"
+        text = entry_words(e) + note + (f" - {e['reason']}" if e.get("reason") else "")
         if e["voided"]:
-            after = f", {correction_note(e['voided_after'])}" if e.get("voided_after") else ""
-            rows.append([e["no"], e["dealer"], _("{entry} (voided{after})").format(entry=text, after=after), mark]
+            rows.append([e["no"], e["dealer"], _("{entry} (voided{after})").format(entry=text, after=""), mark]
                         + ["" for _p in players])
             continue
         for p, v in e["points"].items():
@@ -196,6 +220,7 @@ def sheet_html(doc: SheetDoc) -> str:
         subtitle=_("Session {id}, house rules {rules}; running totals after each entry.").format(id=s["id"], rules=s["rules"]),
         chart_heading=_("Points over the evening"),
         footer=seal_footer(s),
+        sections=[(_("Corrections after the evening"), notes)] if notes else [],
     )
 
 

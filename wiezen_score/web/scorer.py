@@ -57,7 +57,7 @@ def form_line(action: str, line: str) -> str:
         raise WiezenError(_("unknown action '{action}': one of {actions}").format(action=action, actions=", ".join(ACTIONS)))
     if action == "entry":
         if not line.split():
-            raise WiezenError(_("type or tap a deal line first, e.g. 'samen 9 jan+piet 10'"))
+            raise WiezenError(_("type or tap a deal line first, e.g. 'samen 8 jan+piet 9'"))
         return line
     if action == "pass":
         return ACTIONS[action]  # the button records a rondje pas, whatever is typed
