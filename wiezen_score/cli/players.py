@@ -9,7 +9,7 @@ from .common import Output, _db, echo, output_options
 from .dutch import argument, group
 
 
-@group(invoke_without_command=True)
+@group(invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...")  # (the same in every click)
 @output_options()
 @click.pass_context
 def players(ctx: click.Context, output: Output) -> None:
