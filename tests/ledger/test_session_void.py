@@ -124,3 +124,16 @@ def test_a_join_undone_or_without_a_deal_counts_nowhere(tmp_path):
     ok(db, "session", "end")
     players = {r["player"] for r in json.loads(ok(db, "standings", "--format", "json").stdout)}
     assert players == {"jan", "piet", "mieke", "lotte"}
+
+
+def test_players_figures_leave_out_a_void_session(tmp_path):
+    db = tmp_path / "w.db"
+    ok(db, "session", "start", "--players", "jan,piet,mieke,lotte")
+    ok(db, "deal", "samen", "8", "jan+piet", "9")
+    ok(db, "session", "end")
+    ok(db, "session", "start", "--players", "jan,piet,mieke,kris")
+    ok(db, "deal", "samen", "8", "jan+kris", "9")
+    ok(db, "session", "void", "2", "--reason", "a test", "--force")
+    people = {d["player"]: d for d in json.loads(ok(db, "players", "--json").stdout)}
+    assert (people["jan"]["sessions"], people["jan"]["deals"], people["jan"]["points"]) == (1, 1, 11)
+    assert people["kris"]["sessions"] == 0 and people["kris"]["evenings"] == 0

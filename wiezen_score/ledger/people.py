@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..core.i18n import _
 from ..core.people import Fact, Person, fold
+from .rows import COUNTED, SEATED
 from .sql import _statements, append_only
 
 if TYPE_CHECKING:
@@ -153,11 +154,13 @@ def player_docs(conn: sqlite3.Connection) -> list[PlayerDoc]:
     for pid, evenings, sessions, deals, points, first, last in conn.execute(
         "SELECT st.player_id, count(DISTINCT s.date), count(*), total(pe.deals), total(pe.points), min(s.date), "
         "max(s.date) FROM seats st JOIN sessions s ON s.id = st.session_id LEFT JOIN player_evenings pe "
-        "ON pe.session_id = st.session_id AND pe.player_id = st.player_id GROUP BY st.player_id"
+        "ON pe.session_id = st.session_id AND pe.player_id = st.player_id "
+        f"WHERE {COUNTED} AND {SEATED} GROUP BY st.player_id"  # (a void session, a join never played: nowhere)
     ):
         figures[int(pid)] = (evenings, sessions, int(deals), float(points), first, last)
     dates: dict[int, set[str]] = {}
-    for pid, date in conn.execute("SELECT DISTINCT st.player_id, s.date FROM seats st JOIN sessions s ON s.id = st.session_id"):
+    for pid, date in conn.execute("SELECT DISTINCT st.player_id, s.date FROM seats st JOIN sessions s ON s.id = st.session_id "
+                                  f"WHERE {COUNTED} AND {SEATED}"):
         dates.setdefault(persons[int(pid)].id, set()).add(str(date))
     out: list[PlayerDoc] = []
     for person in {p.id: p for p in persons.values()}.values():
