@@ -114,23 +114,11 @@ def m006_chain(db: Database) -> None:
         raise WiezenError(
             _('session {session}, entry #{no} holds {points} points, which no deal can give (whole or half points, at most {most}): the ledger cannot be upgraded; restore a backup').format(session=bad[0], no=bad[1], points=repr(bad[2]), most=grouped(chain.POINTS_BOUND))
         )
-    kept = [r[0] for r in conn.execute(
-        "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "
-        "AND sql IS NOT NULL ORDER BY type, name"
-    )]  # fmt: skip
-    conn.execute("PRAGMA legacy_alter_table = ON")  # the rename must not re-check the views and triggers
-    try:
-        db.execute(_ENTRY_POINTS_EXACT.format(bound=2 * chain.POINTS_BOUND).strip())
-        db.execute(
-            "INSERT INTO entry_points_exact (entry_id, player_id, half, taker, made) "
-            "SELECT entry_id, player_id, CAST(points * 2 AS INTEGER), taker, made FROM entry_points"
-        )
-        db.execute("DROP TABLE entry_points")
-        db.execute("ALTER TABLE entry_points_exact RENAME TO entry_points")
-    finally:
-        conn.execute("PRAGMA legacy_alter_table = OFF")
-    for stmt in kept:
-        db.execute(stmt)
+    rebuild_entry_points(
+        db, _ENTRY_POINTS_EXACT.format(bound=2 * chain.POINTS_BOUND), "entry_points_exact",
+        "INSERT INTO entry_points_exact (entry_id, player_id, half, taker, made) "
+        "SELECT entry_id, player_id, CAST(points * 2 AS INTEGER), taker, made FROM entry_points",
+    )
     for stmt in _statements(chain.SCHEMA):
         db.execute(stmt)
     for table, keys in (("seals", [("id",), ("session_id", "n")]), ("chain", [("seq",), ("kind", "rid", "sub")])):
@@ -243,6 +231,27 @@ def m014_night_rounds(db: Database) -> None:
     db.execute("CREATE TABLE night_rounds (date TEXT NOT NULL, name TEXT NOT NULL, tag TEXT, "
                "rounds INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 99), created_at TEXT NOT NULL)")
     db.execute("CREATE INDEX night_rounds_night ON night_rounds(date, name)")
+
+
+def rebuild_entry_points(db: Database, create: str, new_table: str, copy: str) -> None:
+    """``entry_points`` made again with another shape (migrations m006 and m014): ``create`` makes ``new_table``,
+    ``copy`` fills it from the old table, which it then replaces; its indexes and triggers are made again as
+    they were."""
+    conn = db.conn
+    kept = [r[0] for r in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "
+        "AND sql IS NOT NULL ORDER BY type, name"
+    )]  # fmt: skip
+    conn.execute("PRAGMA legacy_alter_table = ON")  # the rename must not re-check the views and triggers
+    try:
+        db.execute(create.strip())
+        db.execute(copy)
+        db.execute("DROP TABLE entry_points")
+        db.execute(f"ALTER TABLE {new_table} RENAME TO entry_points")
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
+    for stmt in kept:
+        db.execute(stmt)
 
 
 def m010_rounds_index(db: Database) -> None:

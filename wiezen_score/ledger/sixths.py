@@ -31,22 +31,10 @@ def m014_sixths(db: Database) -> None:
     """Points in sixths: ``entry_points.half`` (twice the points) becomes ``entry_points.sixth`` (six times them),
     every row keeping its value; the table's indexes and triggers are made again as they were."""
     from .rows import POINTS_BOUND
+    from .schema import rebuild_entry_points
 
-    conn = db.conn
-    kept = [r[0] for r in conn.execute(
-        "SELECT sql FROM sqlite_master WHERE tbl_name = 'entry_points' AND type IN ('index', 'trigger') "
-        "AND sql IS NOT NULL ORDER BY type, name"
-    )]  # fmt: skip
-    conn.execute("PRAGMA legacy_alter_table = ON")  # the rename must not re-check the views and triggers
-    try:
-        db.execute(_ENTRY_POINTS_SIXTHS.format(bound=6 * POINTS_BOUND).strip())
-        db.execute(
-            "INSERT INTO entry_points_sixths (entry_id, player_id, sixth, taker, made) "
-            "SELECT entry_id, player_id, 3 * half, taker, made FROM entry_points"
-        )
-        db.execute("DROP TABLE entry_points")
-        db.execute("ALTER TABLE entry_points_sixths RENAME TO entry_points")
-    finally:
-        conn.execute("PRAGMA legacy_alter_table = OFF")
-    for stmt in kept:
-        db.execute(stmt)
+    rebuild_entry_points(
+        db, _ENTRY_POINTS_SIXTHS.format(bound=6 * POINTS_BOUND), "entry_points_sixths",
+        "INSERT INTO entry_points_sixths (entry_id, player_id, sixth, taker, made) "
+        "SELECT entry_id, player_id, 3 * half, taker, made FROM entry_points",
+    )
